@@ -1,0 +1,246 @@
+/* p4sim's Tofino Native Architecture declarations (Tofino 1 names and widths).
+ * Written for p4sim: the public names TNA programs use; p4sim implements the
+ * semantics of the externs itself. */
+#ifndef _P4SIM_TNA_P4_
+#define _P4SIM_TNA_P4_
+
+#include <core.p4>
+
+#define PORT_METADATA_SIZE 64
+
+typedef bit<9>  PortId_t;
+typedef bit<16> MulticastGroupId_t;
+typedef bit<5>  QueueId_t;
+typedef bit<3>  MirrorType_t;
+typedef bit<10> MirrorId_t;
+typedef bit<16> ReplicationId_t;
+typedef bit<9>  L2ExclusionId_t;
+typedef bit<16> L1ExclusionId_t;
+
+match_kind {
+    range,
+    selector,
+    atcam_partition_index
+}
+
+enum HashAlgorithm_t {
+    IDENTITY,
+    RANDOM,
+    CRC8,
+    CRC16,
+    CRC32,
+    CRC64,
+    CUSTOM
+}
+
+enum MathOp_t { NONE }
+
+enum CounterType_t {
+    PACKETS,
+    BYTES,
+    PACKETS_AND_BYTES
+}
+
+enum MeterType_t { PACKETS, BYTES }
+
+header ingress_intrinsic_metadata_t {
+    bit<1> resubmit_flag;
+    bit<1> _pad1;
+    bit<2> packet_version;
+    bit<3> _pad2;
+    PortId_t ingress_port;
+    bit<48> ingress_mac_tstamp;
+}
+
+struct ingress_intrinsic_metadata_for_tm_t {
+    PortId_t ucast_egress_port;
+    bit<1> bypass_egress;
+    bit<1> deflect_on_drop;
+    bit<3> ingress_cos;
+    QueueId_t qid;
+    bit<3> icos_for_copy;
+    bit<1> copy_to_cpu;
+    bit<2> packet_color;
+    bit<1> disable_ucast_cutthru;
+    bit<1> enable_mcast_cutthru;
+    MulticastGroupId_t mcast_grp_a;
+    MulticastGroupId_t mcast_grp_b;
+    bit<13> level1_mcast_hash;
+    bit<13> level2_mcast_hash;
+    L1ExclusionId_t level1_exclusion_id;
+    L2ExclusionId_t level2_exclusion_id;
+    ReplicationId_t rid;
+}
+
+struct ingress_intrinsic_metadata_from_parser_t {
+    bit<48> global_tstamp;
+    bit<32> global_ver;
+    bit<16> parser_err;
+}
+
+struct ingress_intrinsic_metadata_for_deparser_t {
+    bit<3> drop_ctl;
+    bit<3> digest_type;
+    bit<3> resubmit_type;
+    MirrorType_t mirror_type;
+}
+
+header egress_intrinsic_metadata_t {
+    bit<7> _pad0;
+    PortId_t egress_port;
+    bit<5> _pad1;
+    bit<19> enq_qdepth;
+    bit<6> _pad2;
+    bit<2> enq_congest_stat;
+    bit<14> _pad3;
+    bit<18> enq_tstamp;
+    bit<5> _pad4;
+    bit<19> deq_qdepth;
+    bit<6> _pad5;
+    bit<2> deq_congest_stat;
+    bit<8> app_pool_congest_stat;
+    bit<14> _pad6;
+    bit<18> deq_timedelta;
+    bit<16> egress_rid;
+    bit<7> _pad7;
+    bit<1> egress_rid_first;
+    bit<3> _pad8;
+    QueueId_t egress_qid;
+    bit<5> _pad9;
+    bit<3> egress_cos;
+    bit<7> _pad10;
+    bit<1> deflection_flag;
+    bit<16> pkt_length;
+}
+
+struct egress_intrinsic_metadata_from_parser_t {
+    bit<48> global_tstamp;
+    bit<32> global_ver;
+    bit<16> parser_err;
+}
+
+struct egress_intrinsic_metadata_for_deparser_t {
+    bit<3> drop_ctl;
+    MirrorType_t mirror_type;
+    bit<1> coalesce_flush;
+    bit<7> coalesce_length;
+}
+
+struct egress_intrinsic_metadata_for_output_port_t {
+    bit<1> capture_tstamp_on_tx;
+    bit<1> update_delay_on_tx;
+    bit<1> force_tx_error;
+}
+
+extern Checksum {
+    Checksum();
+    void add<T>(in T data);
+    void subtract<T>(in T data);
+    bool verify();
+    bit<16> get();
+    bit<16> update<T>(in T data);
+}
+
+extern CRCPolynomial<T> {
+    CRCPolynomial(T coeff, bool reversed, bool msb, bool extended, T init, T xor);
+}
+
+extern Hash<W> {
+    Hash(HashAlgorithm_t algo);
+    Hash(HashAlgorithm_t algo, CRCPolynomial<_> poly);
+    W get<D>(in D data);
+}
+
+extern Random<W> {
+    Random();
+    W get();
+}
+
+extern Counter<W, I> {
+    Counter(bit<32> size, CounterType_t type);
+    void count(in I index);
+}
+
+extern DirectCounter<W> {
+    DirectCounter(CounterType_t type);
+    void count();
+}
+
+extern Register<T, I> {
+    Register(bit<32> size);
+    Register(bit<32> size, T initial_value);
+    T read(in I index);
+    void write(in I index, in T value);
+}
+
+extern RegisterAction<T, I, U> {
+    RegisterAction(Register<T, I> reg);
+    U execute(in I index);
+    abstract void apply(inout T value, @optional out U rv);
+}
+
+extern Resubmit {
+    Resubmit();
+    void emit();
+    void emit<T>(in T hdr);
+}
+
+extern T port_metadata_unpack<T>(packet_in pkt);
+
+parser IngressParserT<H, M>(
+    packet_in pkt,
+    out H hdr,
+    out M ig_md,
+    @optional out ingress_intrinsic_metadata_t ig_intr_md,
+    @optional out ingress_intrinsic_metadata_for_tm_t ig_intr_md_for_tm,
+    @optional out ingress_intrinsic_metadata_from_parser_t ig_intr_md_from_prsr);
+
+parser EgressParserT<H, M>(
+    packet_in pkt,
+    out H hdr,
+    out M eg_md,
+    @optional out egress_intrinsic_metadata_t eg_intr_md,
+    @optional out egress_intrinsic_metadata_from_parser_t eg_intr_md_from_prsr);
+
+control IngressT<H, M>(
+    inout H hdr,
+    inout M ig_md,
+    @optional in ingress_intrinsic_metadata_t ig_intr_md,
+    @optional in ingress_intrinsic_metadata_from_parser_t ig_intr_md_from_prsr,
+    @optional inout ingress_intrinsic_metadata_for_deparser_t ig_intr_md_for_dprsr,
+    @optional inout ingress_intrinsic_metadata_for_tm_t ig_intr_md_for_tm);
+
+control EgressT<H, M>(
+    inout H hdr,
+    inout M eg_md,
+    @optional in egress_intrinsic_metadata_t eg_intr_md,
+    @optional in egress_intrinsic_metadata_from_parser_t eg_intr_md_from_prsr,
+    @optional inout egress_intrinsic_metadata_for_deparser_t eg_intr_md_for_dprsr,
+    @optional inout egress_intrinsic_metadata_for_output_port_t eg_intr_md_for_oport);
+
+control IngressDeparserT<H, M>(
+    packet_out pkt,
+    inout H hdr,
+    in M metadata,
+    @optional in ingress_intrinsic_metadata_for_deparser_t ig_intr_md_for_dprsr,
+    @optional in ingress_intrinsic_metadata_t ig_intr_md);
+
+control EgressDeparserT<H, M>(
+    packet_out pkt,
+    inout H hdr,
+    in M metadata,
+    @optional in egress_intrinsic_metadata_for_deparser_t eg_intr_md_for_dprsr,
+    @optional in egress_intrinsic_metadata_t eg_intr_md,
+    @optional in egress_intrinsic_metadata_from_parser_t eg_intr_md_from_prsr);
+
+package Pipeline<IH, IM, EH, EM>(
+    IngressParserT<IH, IM> ingress_parser,
+    IngressT<IH, IM> ingress,
+    IngressDeparserT<IH, IM> ingress_deparser,
+    EgressParserT<EH, EM> egress_parser,
+    EgressT<EH, EM> egress,
+    EgressDeparserT<EH, EM> egress_deparser);
+
+package Switch<IH0, IM0, EH0, EM0>(Pipeline<IH0, IM0, EH0, EM0> pipe0);
+
+#endif

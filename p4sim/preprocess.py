@@ -1,0 +1,53 @@
+"""C preprocessing of P4 source through pcpp, with p4sim's own include directory."""
+import io
+import os
+
+from pcpp import Preprocessor
+
+from .errors import Loc, PreprocessorError
+
+INCLUDE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "include")
+
+
+class _PP(Preprocessor):
+    def __init__(self):
+        super().__init__()
+        self.errors = []
+        self.line_directive = "#line"
+        self.passthru_unfound_includes = False
+
+    def on_error(self, file, line, msg):
+        self.errors.append((file, line, msg))
+
+    def on_include_not_found(self, is_malformed, is_system_include, curdir, includepath):
+        # record and skip: reported below as a located error
+        self.errors.append((self.lastfile if hasattr(self, "lastfile") else "<unknown>", 0,
+                            f"include file not found: {includepath}"))
+        from pcpp.preprocessor import OutputDirective, Action
+        raise OutputDirective(Action.IgnoreAndRemove)
+
+    def on_comment(self, tok):
+        return False  # strip comments
+
+
+def preprocess(text, filename="<string>", include_dirs=(), defines=None):
+    pp = _PP()
+    for d in include_dirs:
+        pp.add_path(str(d))
+    if filename and os.path.dirname(filename):
+        pp.add_path(os.path.dirname(os.path.abspath(filename)))
+    pp.add_path(INCLUDE_DIR)
+    for name, value in (defines or {}).items():
+        pp.define(f"{name} {value}" if value is not None else f"{name}")
+    try:
+        pp.parse(text, source=filename)
+        out = io.StringIO()
+        pp.write(out)
+    except PreprocessorError:
+        raise
+    except Exception as e:  # pcpp internal failure: report located at file start
+        raise PreprocessorError(Loc(filename, 1, 1), f"preprocessor failure: {e}") from None
+    if pp.errors:
+        f, line, msg = pp.errors[0]
+        raise PreprocessorError(Loc(f, line or 1, 1), f"preprocessor: {msg.strip()}")
+    return out.getvalue()

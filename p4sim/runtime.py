@@ -1,0 +1,579 @@
+"""Run-time objects behind the generated code: tables, registers, counters, hashes."""
+import numpy as np
+
+from .errors import ControlPlaneError, P4RuntimeError, RegisterConflictError
+
+
+class Reject(Exception):
+    """The parser reached reject (explicitly or through a parser error)."""
+
+    def __init__(self, error_name):
+        super().__init__(error_name)
+        self.error_name = error_name
+
+
+class ExitBlock(Exception):
+    """`exit` statement: leave the enclosing top-level control."""
+
+
+def _check_fit(value, width, signed, what):
+    if isinstance(value, bool):
+        value = int(value)
+    if not isinstance(value, int):
+        raise ControlPlaneError(f"{what}: expected an integer, got {type(value).__name__}")
+    if signed:
+        lo, hi = -(1 << (width - 1)), (1 << (width - 1)) - 1
+    else:
+        lo, hi = 0, (1 << width) - 1
+    if not lo <= value <= hi:
+        raise ControlPlaneError(f"{what}: value {value} does not fit in "
+                                f"{'int' if signed else 'bit'}<{width}> (range {lo}..{hi})")
+    return value
+
+
+# ---------------------------------------------------------------- tables
+class ActionSpec:
+    def __init__(self, name, short, fn_name, params, defaultonly=False, tableonly=False):
+        self.name = name            # fully qualified P4 name
+        self.short = short
+        self.fn_name = fn_name      # name of the generated Python function
+        self.params = params        # list of (name, width, signed)
+        self.defaultonly = defaultonly
+        self.tableonly = tableonly
+        self.fn = None
+
+
+class KeySpec:
+    def __init__(self, name, match, width, signed):
+        self.name = name
+        self.match = match
+        self.width = width
+        self.signed = signed
+
+
+class TableSpec:
+    def __init__(self, name, keys, actions, default, default_const, const_entries, size,
+                 has_direct_counter=False, loc=None):
+        self.name = name
+        self.keys = keys
+        self.actions = actions            # list of ActionSpec
+        self.default = default            # (action index, args tuple)
+        self.default_const = default_const
+        self.const_entries = const_entries  # list of (key tuple of match specs, aidx, args, prio)
+        self.size = size
+        self.has_direct_counter = has_direct_counter
+        self.loc = loc
+
+
+class Entry:
+    __slots__ = ("key", "match", "prio", "seq", "result", "packets", "bytes")
+
+    def __init__(self, key, match, prio, seq, result):
+        self.key = key          # normalised key tuple (identity of the entry)
+        self.match = match      # per field: (kind, a, b)
+        self.prio = prio
+        self.seq = seq
+        self.result = result
+        self.packets = 0
+        self.bytes = 0
+
+
+class Table:
+    def __init__(self, spec, ctx):
+        self.spec = spec
+        self.name = spec.name
+        self.ctx = ctx
+        self.exact_only = all(k.match == "exact" for k in spec.keys)
+        self.entries = {}
+        self.sorted = []
+        self.seq = 0
+        self.const = bool(spec.const_entries)
+        self.by_name = {}
+        for i, a in enumerate(spec.actions):
+            self.by_name[a.name] = i
+            self.by_name.setdefault(a.short, i)
+        self.default_result = None
+        self.initial_default = spec.default
+
+    def bind(self, ns):
+        for a in self.spec.actions:
+            a.fn = ns[a.fn_name]
+        self._set_default_raw(*self.initial_default)
+        for key, aidx, args, prio in self.spec.const_entries:
+            self._insert(key, aidx, args, prio)
+
+    # ---- data path
+    def run(self, S, key):
+        if self.exact_only:
+            e = self.entries.get(key)
+        else:
+            e = self._match(key)
+        if e is None:
+            r = self.default_result
+            self.ctx.entry = None
+        else:
+            r = e.result
+            self.ctx.entry = e
+        r[2](S, *r[3])
+        return r
+
+    def _match(self, key):
+        for e in self.sorted:
+            for (kind, a, b), v in zip(e.match, key):
+                if kind == 0:      # exact
+                    if v != a:
+                        break
+                elif kind == 1:    # value/mask
+                    if (v & b) != a:
+                        break
+                else:              # range
+                    if not a <= v <= b:
+                        break
+            else:
+                return e
+        return None
+
+    # ---- control plane
+    def _action_index(self, action):
+        if action not in self.by_name:
+            raise ControlPlaneError(
+                f"table '{self.name}': no action '{action}' (actions: "
+                f"{', '.join(a.name for a in self.spec.actions)})")
+        return self.by_name[action]
+
+    def _args(self, aidx, params):
+        a = self.spec.actions[aidx]
+        params = dict(params or {})
+        args = []
+        for pname, w, sg in a.params:
+            if pname not in params:
+                raise ControlPlaneError(f"table '{self.name}' action '{a.name}': missing "
+                                        f"parameter '{pname}' (bit<{w}>)")
+            args.append(_check_fit(params.pop(pname), w, sg,
+                                   f"table '{self.name}' action '{a.name}' parameter '{pname}'"))
+        if params:
+            raise ControlPlaneError(f"table '{self.name}' action '{a.name}': unknown "
+                                    f"parameter(s) {sorted(params)}")
+        return tuple(args)
+
+    def _normalise_key(self, key):
+        if not isinstance(key, dict):
+            raise ControlPlaneError(f"table '{self.name}': key must be a dict of field name -> value")
+        key = dict(key)
+        norm = []
+        match = []
+        for ks in self.spec.keys:
+            if ks.name not in key:
+                raise ControlPlaneError(f"table '{self.name}': missing key field '{ks.name}' "
+                                        f"({ks.match}, bit<{ks.width}>); fields: "
+                                        f"{[k.name for k in self.spec.keys]}")
+            v = key.pop(ks.name)
+            what = f"table '{self.name}' key field '{ks.name}'"
+            w = ks.width
+            full = (1 << w) - 1
+            if ks.match == "exact":
+                v = _check_fit(v, w, ks.signed, what)
+                norm.append(v)
+                match.append((0, v, None))
+            elif ks.match == "ternary":
+                if not (isinstance(v, tuple) and len(v) == 2):
+                    raise ControlPlaneError(f"{what}: ternary key needs (value, mask)")
+                val = _check_fit(v[0], w, ks.signed, what + " value") & full
+                m = _check_fit(v[1], w, False, what + " mask")
+                norm.append((val & m, m))
+                match.append((1, val & m, m))
+            elif ks.match == "lpm":
+                if not (isinstance(v, tuple) and len(v) == 2):
+                    raise ControlPlaneError(f"{what}: lpm key needs (value, prefix_len)")
+                val = _check_fit(v[0], w, ks.signed, what + " value") & full
+                pl = v[1]
+                if not isinstance(pl, int) or not 0 <= pl <= w:
+                    raise ControlPlaneError(f"{what}: prefix length {pl} out of range 0..{w}")
+                m = (full >> (w - pl)) << (w - pl) if pl else 0
+                norm.append((val & m, pl))
+                match.append((1, val & m, m))
+            elif ks.match == "range":
+                if not (isinstance(v, tuple) and len(v) == 2):
+                    raise ControlPlaneError(f"{what}: range key needs (low, high)")
+                lo = _check_fit(v[0], w, ks.signed, what + " low")
+                hi = _check_fit(v[1], w, ks.signed, what + " high")
+                norm.append((lo, hi))
+                match.append((2, lo, hi))
+            else:
+                raise ControlPlaneError(f"{what}: match kind '{ks.match}' not supported")
+        if key:
+            raise ControlPlaneError(f"table '{self.name}': unknown key field(s) {sorted(key)}; "
+                                    f"fields: {[k.name for k in self.spec.keys]}")
+        # ternary entries with masked-off key bits: the signed/unsigned mixing is normalised above
+        return tuple(norm), match
+
+    def _prio_of(self, match, priority):
+        if self.exact_only:
+            return 0
+        if any(k.match == "lpm" for k in self.spec.keys) and priority is None:
+            # longest prefix first: sort key uses negative prefix length
+            plen = sum(bin(m[2]).count("1") for m, k in zip(match, self.spec.keys) if k.match == "lpm")
+            return -plen
+        return priority if priority is not None else 0
+
+    def _insert(self, key_norm_match, aidx, args, prio, replace=False):
+        key, match = key_norm_match
+        if key in self.entries and not replace:
+            raise ControlPlaneError(f"table '{self.name}': entry with key {key} already exists")
+        a = self.spec.actions[aidx]
+        e = Entry(key, match, prio, self.seq, (True, aidx, a.fn, args))
+        self.seq += 1
+        if self.spec.size and len(self.entries) >= self.spec.size and key not in self.entries:
+            raise ControlPlaneError(f"table '{self.name}' is full (size {self.spec.size})")
+        self.entries[key] = e
+        self._resort()
+        return e
+
+    def _resort(self):
+        self.sorted = sorted(self.entries.values(), key=lambda e: (e.prio, e.seq))
+
+    def add(self, key, action, params=None, priority=None):
+        if self.const:
+            raise ControlPlaneError(f"table '{self.name}' has const entries; it cannot be modified")
+        aidx = self._action_index(action)
+        if self.spec.actions[aidx].defaultonly:
+            raise ControlPlaneError(f"table '{self.name}': action '{action}' is @defaultonly")
+        args = self._args(aidx, params)
+        km = self._normalise_key(key)
+        self._insert(km, aidx, args, self._prio_of(km[1], priority))
+
+    def modify(self, key, action, params=None, priority=None):
+        if self.const:
+            raise ControlPlaneError(f"table '{self.name}' has const entries; it cannot be modified")
+        km = self._normalise_key(key)
+        if km[0] not in self.entries:
+            raise ControlPlaneError(f"table '{self.name}': no entry with key {km[0]}")
+        aidx = self._action_index(action)
+        args = self._args(aidx, params)
+        old = self.entries[km[0]]
+        prio = old.prio if priority is None else self._prio_of(km[1], priority)
+        self._insert(km, aidx, args, prio, replace=True)
+
+    def delete(self, key):
+        if self.const:
+            raise ControlPlaneError(f"table '{self.name}' has const entries; it cannot be modified")
+        km = self._normalise_key(key)
+        if km[0] not in self.entries:
+            raise ControlPlaneError(f"table '{self.name}': no entry with key {km[0]}")
+        del self.entries[km[0]]
+        self._resort()
+
+    def clear(self):
+        if self.const:
+            raise ControlPlaneError(f"table '{self.name}' has const entries; it cannot be cleared")
+        self.entries.clear()
+        self.sorted = []
+
+    def _set_default_raw(self, aidx, args):
+        a = self.spec.actions[aidx]
+        self.default_result = (False, aidx, a.fn, tuple(args))
+
+    def set_default(self, action, params=None):
+        if self.spec.default_const:
+            raise ControlPlaneError(f"table '{self.name}': default action is const")
+        aidx = self._action_index(action)
+        if self.spec.actions[aidx].tableonly:
+            raise ControlPlaneError(f"table '{self.name}': action '{action}' is @tableonly")
+        self._set_default_raw(aidx, self._args(aidx, params))
+
+    def reset_default(self):
+        self._set_default_raw(*self.initial_default)
+
+
+# ---------------------------------------------------------------- registers
+class RegisterSpec:
+    def __init__(self, name, size, fields, init, loc=None):
+        self.name = name
+        self.size = size
+        self.fields = fields  # list of (field name or None, width, signed)
+        self.init = init      # tuple of initial values, one per field
+        self.loc = loc
+
+
+class Register:
+    def __init__(self, spec):
+        self.spec = spec
+        self.name = spec.name
+        self.size = spec.size
+        self.data = [[v] * spec.size for v in spec.init]
+        self.last = None
+
+    def conflict(self):
+        raise RegisterConflictError(
+            f"register '{self.name}' accessed twice in one pass (Tofino allows one "
+            f"RegisterAction execution per register per packet pass)")
+
+    def reset(self):
+        for d, v in zip(self.data, self.spec.init):
+            d[:] = [v] * self.size
+
+    def _index(self, index):
+        if not isinstance(index, int) or not 0 <= index < self.size:
+            raise ControlPlaneError(f"register '{self.name}': index {index} out of range "
+                                    f"0..{self.size - 1}")
+        return index
+
+    def read(self, index):
+        index = self._index(index)
+        if len(self.data) == 1:
+            return self.data[0][index]
+        return {f[0]: d[index] for f, d in zip(self.spec.fields, self.data)}
+
+    def write(self, index, value):
+        index = self._index(index)
+        if len(self.data) == 1:
+            _, w, sg = self.spec.fields[0]
+            self.data[0][index] = _check_fit(value, w, sg, f"register '{self.name}' value")
+            return
+        if isinstance(value, dict):
+            vals = []
+            for f in self.spec.fields:
+                if f[0] not in value:
+                    raise ControlPlaneError(f"register '{self.name}': missing field '{f[0]}'")
+                vals.append(value[f[0]])
+        else:
+            vals = list(value)
+            if len(vals) != len(self.data):
+                raise ControlPlaneError(f"register '{self.name}': expected {len(self.data)} values")
+        for (fname, w, sg), d, v in zip(self.spec.fields, self.data, vals):
+            d[index] = _check_fit(v, w, sg, f"register '{self.name}' field '{fname}'")
+
+    def read_all(self):
+        def dt(w, sg):
+            for n in (8, 16, 32, 64):
+                if w <= n:
+                    return np.dtype(f"{'i' if sg else 'u'}{n // 8}")
+            return object
+        if len(self.data) == 1:
+            _, w, sg = self.spec.fields[0]
+            return np.array(self.data[0], dtype=dt(w, sg))
+        dtype = np.dtype([(f, dt(w, sg)) for f, w, sg in self.spec.fields])
+        arr = np.zeros(self.size, dtype=dtype)
+        for (f, _, _), d in zip(self.spec.fields, self.data):
+            arr[f] = d
+        return arr
+
+
+class CounterSpec:
+    def __init__(self, name, size, kind):
+        self.name = name
+        self.size = size
+        self.kind = kind
+
+
+class Counter:
+    def __init__(self, spec, ctx):
+        self.name = spec.name
+        self.size = spec.size
+        self.ctx = ctx
+        self.packets = [0] * spec.size
+        self.bytes = [0] * spec.size
+
+    def count(self, index):
+        if 0 <= index < self.size:
+            self.packets[index] += 1
+            self.bytes[index] += self.ctx.pkt_len
+
+
+class PassContext:
+    """Per-packet-pass state shared with generated code."""
+
+    def __init__(self):
+        self.entry = None
+        self.pkt_len = 0
+        self.resubmit = None
+
+
+def count_direct(ctx):
+    e = ctx.entry
+    if e is not None:
+        e.packets += 1
+        e.bytes += ctx.pkt_len
+
+
+# ---------------------------------------------------------------- hashing / checksums
+def _reflect(v, w):
+    r = 0
+    for _ in range(w):
+        r = (r << 1) | (v & 1)
+        v >>= 1
+    return r
+
+
+class CRC:
+    """Generic CRC over a bit string, Rocksoft model (width, poly, init, refin/out, xorout)."""
+
+    def __init__(self, width, poly, init, reflect, xorout):
+        self.width = width
+        self.poly = poly
+        self.init = init
+        self.reflect = reflect
+        self.xorout = xorout
+        self.mask = (1 << width) - 1
+
+    def compute(self, value, nbits):
+        """CRC of the nbits-long big-endian bit string `value`."""
+        w = self.width
+        crc = self.init
+        top = 1 << (w - 1)
+        poly = self.poly
+        mask = self.mask
+        if self.reflect:
+            # process bits of each byte LSB first, bytes in order
+            if nbits % 8:
+                raise P4RuntimeError("reflected CRC over a field list that is not a whole "
+                                     f"number of bytes ({nbits} bits)")
+            data = value.to_bytes(nbits // 8, "big")
+            rpoly = _reflect(poly, w)
+            crc = _reflect(crc, w)
+            for byte in data:
+                crc ^= byte
+                for _ in range(8):
+                    crc = (crc >> 1) ^ rpoly if crc & 1 else crc >> 1
+            crc = crc & mask
+            # refout=True: result stays reflected
+        else:
+            for i in range(nbits - 1, -1, -1):
+                bit = (value >> i) & 1
+                fb = ((crc & top) != 0) ^ bit
+                crc = (crc << 1) & mask
+                if fb:
+                    crc ^= poly
+        return (crc ^ self.xorout) & mask
+
+
+STD_CRCS = {
+    "CRC8": (8, 0x07, 0, False, 0),
+    "CRC16": (16, 0x8005, 0, True, 0),
+    "CRC32": (32, 0x04C11DB7, 0xFFFFFFFF, True, 0xFFFFFFFF),
+    "CRC64": (64, 0x42F0E1EBA9EA3693, 0, False, 0),
+}
+
+
+class HashUnit:
+    def __init__(self, out_width, algo, custom=None):
+        self.out_mask = (1 << out_width) - 1
+        self.algo = algo
+        if algo == "IDENTITY":
+            self.crc = None
+        elif algo == "CUSTOM":
+            w, poly, init, reflect, xorout = custom
+            self.crc = CRC(w, poly, init, reflect, xorout)
+        else:
+            self.crc = CRC(*STD_CRCS[algo])
+
+    def get(self, value, nbits):
+        if self.crc is None:
+            return value & self.out_mask
+        return self.crc.compute(value, nbits) & self.out_mask
+
+
+def ones_complement_sum(value, nbits):
+    if nbits % 16:
+        value <<= 16 - nbits % 16
+        nbits += 16 - nbits % 16
+    s = 0
+    for i in range(nbits // 16):
+        s += (value >> (16 * i)) & 0xFFFF
+    while s >> 16:
+        s = (s & 0xFFFF) + (s >> 16)
+    return s
+
+
+class ChecksumUnit:
+    def __init__(self):
+        self.sum = 0
+
+    def clear(self):
+        self.sum = 0
+
+    def add(self, value, nbits):
+        s = self.sum + ones_complement_sum(value, nbits)
+        while s >> 16:
+            s = (s & 0xFFFF) + (s >> 16)
+        self.sum = s
+
+    def subtract(self, value, nbits):
+        self.add((~ones_complement_sum(value, nbits)) & 0xFFFF, 16)
+
+    def verify(self):
+        return self.sum == 0xFFFF or self.sum == 0
+
+    def get(self):
+        return (~self.sum) & 0xFFFF
+
+    @staticmethod
+    def update(value, nbits):
+        return (~ones_complement_sum(value, nbits)) & 0xFFFF
+
+
+def _register_dp_read(self, S, idx):
+    if self.last is S:
+        self.conflict()
+    self.last = S
+    return self.data[0][idx % self.size]
+
+
+def _register_dp_write(self, S, idx, value):
+    if self.last is S:
+        self.conflict()
+    self.last = S
+    self.data[0][idx % self.size] = value
+
+
+Register.dp_read = _register_dp_read
+Register.dp_write = _register_dp_write
+
+
+# ---------------------------------------------------------------- helpers of generated code
+def STK(i, size):
+    if not 0 <= i < size:
+        raise P4RuntimeError(f"header stack index {i} out of bounds (size {size})")
+    return i
+
+
+def ADV(bits):
+    if bits % 8:
+        raise P4RuntimeError(f"advance by {bits} bits: not a multiple of 8")
+    return bits // 8
+
+
+def LOOK(B, off, nb, sh, m):
+    if off + nb > len(B):
+        raise Reject("PacketTooShort")
+    return (int.from_bytes(B[off:off + nb], "big") >> sh) & m
+
+
+def DIV(a, b):
+    if b == 0:
+        raise P4RuntimeError("division by zero")
+    return a // b
+
+
+def MOD(a, b):
+    if b == 0:
+        raise P4RuntimeError("modulo by zero")
+    return a % b
+
+
+def STACK_SHIFT(S, base, size, esz, n):
+    lo = base + 1
+    hi = lo + size * esz
+    region = S[lo:hi]
+    if n > 0:
+        n = min(n, size)
+        S[lo:hi] = [0] * (n * esz) + region[:(size - n) * esz]
+        S[base] = min(size, S[base] + n)
+    elif n < 0:
+        n = min(-n, size)
+        S[lo:hi] = region[n * esz:] + [0] * (n * esz)
+        S[base] = max(0, S[base] - n)
+
+
+def NOOP(S):
+    pass

@@ -1,0 +1,322 @@
+"""The TNA pipeline around a compiled program: parser -> ingress -> deparser -> traffic
+manager (unicast, PRE multicast, drop, resubmit) -> egress, recirculation; plus the
+control-plane API."""
+import random
+import struct
+from collections import deque
+
+from . import runtime as rt
+from .errors import ControlPlaneError, P4RuntimeError, P4SimError
+from .runtime import ExitBlock, PassContext, Reject
+
+
+def _find(d, name, what):
+    if not isinstance(name, str):
+        raise ControlPlaneError(f"{what} name must be a string, got {name!r}")
+    if name in d:
+        return d[name]
+    cands = [k for k in d if k.endswith("." + name)]
+    if len(cands) == 1:
+        return d[cands[0]]
+    if cands:
+        raise ControlPlaneError(f"{what} name '{name}' is ambiguous: {sorted(cands)}")
+    raise ControlPlaneError(f"no {what} named '{name}' (known: {sorted(d)})")
+
+
+class Switch:
+    """One Tofino pipe running ``program``.
+
+    inject() runs a frame through the whole pipeline and returns the frames that leave,
+    as (egress_port, bytes) in emission order.
+    """
+
+    def __init__(self, program, *, recirculation_port=68, max_passes=4, ports=None, seed=0):
+        self.program = program
+        self.recirculation_port = recirculation_port
+        self.max_passes = max_passes
+        self.ports = None if ports is None else set(ports)
+        self.ctx = ctx = PassContext()
+        self.mcast = {}
+        self.drops = []   # (reason, detail) of the packets dropped by the last inject()
+        ns = {
+            "Reject": Reject, "ExitBlock": ExitBlock, "CTX": ctx, "count_direct": rt.count_direct,
+            "STK": rt.STK, "ADV": rt.ADV, "LOOK": rt.LOOK, "DIV": rt.DIV, "MOD": rt.MOD,
+            "STACK_SHIFT": rt.STACK_SHIFT, "NOOP": rt.NOOP, "ZERO": [0] * program.nslots,
+        }
+        for fmt, name in program.structs.items():
+            ns[name] = struct.Struct(fmt)
+        self.tables = {}
+        self.registers = {}
+        self.counters = {}
+        rng = random.Random(seed)
+        for pyname, kind, spec in program.objects:
+            if kind == "table":
+                obj = rt.Table(spec, ctx)
+                self.tables[spec.name] = obj
+            elif kind == "register":
+                obj = rt.Register(spec)
+                self.registers[spec.name] = obj
+                for i, d in enumerate(obj.data):
+                    ns[f"{pyname}_d{i}"] = d
+            elif kind == "counter":
+                obj = rt.Counter(spec, ctx)
+                self.counters[spec.name] = obj
+            elif kind == "hash":
+                w, algo, custom = spec
+                obj = rt.HashUnit(w, algo, custom)
+            elif kind == "random":
+                obj = random.Random(rng.getrandbits(64))
+            elif kind == "checksum":
+                obj = rt.ChecksumUnit()
+            else:
+                raise P4SimError(f"internal: unknown object kind {kind}")
+            ns[pyname] = obj
+        exec(program.code, ns)  # p4sim's own generated code (never the P4 text)
+        for t in self.tables.values():
+            t.bind(ns)
+        self._checksums = [ns[p] for p, k, _ in program.objects if k == "checksum"]
+        p = program.pipeline
+        self._ig_parser, self._ig_ctl, self._ig_dep = ns[p[0]], ns[p[1]], ns[p[2]]
+        self._eg_parser, self._eg_ctl, self._eg_dep = ns[p[3]], ns[p[4]], ns[p[5]]
+        L = program.layout
+        self._template = [0] * program.nslots
+
+        def fslot(role, field):
+            base, t = L[role]
+            return base + t.offsets[field]
+
+        self._ig_intr_base = L["ig_intr_md"][0]
+        self._s_in_port = fslot("ig_intr_md", "ingress_port")
+        self._s_resub = fslot("ig_intr_md", "resubmit_flag")
+        self._s_in_ts = fslot("ig_intr_md", "ingress_mac_tstamp")
+        self._s_ig_gts = fslot("ig_prsr_md", "global_tstamp")
+        self._s_ig_drop = fslot("ig_dprsr_md", "drop_ctl")
+        self._s_ucast = fslot("ig_tm_md", "ucast_egress_port")
+        self._s_ucast_valid = program.ucast_flag
+        self._s_bypass = fslot("ig_tm_md", "bypass_egress")
+        self._s_mg_a = fslot("ig_tm_md", "mcast_grp_a")
+        self._s_mg_b = fslot("ig_tm_md", "mcast_grp_b")
+        self._s_rid = fslot("ig_tm_md", "rid")
+        self._eg_base, self._eg_t = L["eg_intr_md"]
+        self._s_eg_gts = fslot("eg_prsr_md", "global_tstamp")
+        self._s_eg_drop = fslot("eg_dprsr_md", "drop_ctl")
+
+    # ------------------------------------------------------------------ data path
+    def inject(self, port, frame, *, timestamp_ns=0, queue_depth=0):
+        """Run one frame arriving on ``port``; return [(egress_port, frame_bytes), ...]."""
+        if not isinstance(port, int) or not 0 <= port < 512:
+            raise P4RuntimeError(f"ingress port {port!r} is not a 9-bit port number")
+        frame = bytes(frame)
+        self.drops = []
+        out = []
+        work = deque([(port, frame, 1, False, b"")])
+        try:
+            while work:
+                inport, fr, npass, resubmitted, rdata = work.popleft()
+                if npass > self.max_passes:
+                    self.drops.append(("max_passes", f"more than {self.max_passes} passes"))
+                    continue
+                res = self._ingress(inport, fr, timestamp_ns, resubmitted, rdata)
+                if res is None:
+                    continue
+                if res[0] == "resubmit":
+                    if resubmitted:
+                        self.drops.append(("resubmit", "second resubmit of a resubmitted packet"))
+                    else:
+                        work.appendleft((inport, fr, npass + 1, True, res[1]))
+                    continue
+                for eport, rid, data, bypass in res[1]:
+                    if not bypass:
+                        qd = queue_depth(eport) if callable(queue_depth) else queue_depth
+                        data = self._egress(eport, rid, data, timestamp_ns, qd)
+                        if data is None:
+                            continue
+                    if eport == self.recirculation_port:
+                        work.append((eport, data, npass + 1, False, b""))
+                    elif self.ports is None or eport in self.ports:
+                        out.append((eport, data))
+                    else:
+                        self.drops.append(("port", f"egress port {eport} not added"))
+        except P4SimError:
+            raise
+        except Exception as e:
+            raise P4RuntimeError(f"error while executing the program: {type(e).__name__}: {e}") from e
+        return out
+
+    def _ingress(self, port, frame, ts, resubmitted, rdata):
+        S = self._template[:]
+        ctx = self.ctx
+        ctx.entry = None
+        ctx.resubmit = None
+        ctx.pkt_len = len(frame)
+        for ck in self._checksums:
+            ck.clear()
+        ts &= (1 << 48) - 1
+        b = self._ig_intr_base
+        S[b] = 1
+        S[self._s_resub] = 1 if resubmitted else 0
+        S[self._s_in_port] = port
+        S[self._s_in_ts] = ts
+        intr = ((1 if resubmitted else 0) << 63) | (port << 48) | ts
+        B = intr.to_bytes(8, "big") + (rdata + bytes(8))[:8] + frame
+        try:
+            off = self._ig_parser(S, B, 0)
+        except Reject as r:
+            self.drops.append(("ingress_parser", r.error_name))
+            return None
+        S[self._s_ig_gts] = ts
+        try:
+            self._ig_ctl(S)
+        except ExitBlock:
+            pass
+        O = []
+        self._ig_dep(S, O)
+        if ctx.resubmit is not None:
+            return ("resubmit", ctx.resubmit)
+        if S[self._s_ig_drop] & 1:
+            self.drops.append(("ingress", "drop_ctl"))
+            return None
+        data = b"".join(O) + B[off:]
+        bypass = bool(S[self._s_bypass])
+        copies = []
+        if S[self._s_ucast_valid]:
+            copies.append((S[self._s_ucast], 0, data, bypass))
+        for s in (self._s_mg_a, self._s_mg_b):
+            g = S[s]
+            if g:
+                for rid, ports in self.mcast.get(g, ()):
+                    for p in ports:
+                        copies.append((p, rid, data, bypass))
+        if not copies:
+            self.drops.append(("tm", "no unicast port and no multicast group"))
+        return ("copies", copies)
+
+    def _egress(self, eport, rid, frame, ts, qdepth):
+        S = self._template[:]
+        ctx = self.ctx
+        ctx.entry = None
+        ctx.pkt_len = len(frame)
+        for ck in self._checksums:
+            ck.clear()
+        t = self._eg_t
+        base = self._eg_base
+        qd = int(qdepth) & ((1 << 19) - 1)
+        vals = {"egress_port": eport, "egress_rid": rid, "deq_qdepth": qd, "enq_qdepth": qd,
+                "pkt_length": len(frame) & 0xFFFF, "enq_tstamp": ts & 0x3FFFF}
+        S[base] = 1
+        word = 0
+        for fname, ft in t.fields:
+            v = vals.get(fname, 0)
+            S[base + t.offsets[fname]] = v
+            word = (word << ft.width) | v
+        B = word.to_bytes(t.bits // 8, "big") + frame
+        try:
+            off = self._eg_parser(S, B, 0)
+        except Reject as r:
+            self.drops.append(("egress_parser", r.error_name))
+            return None
+        S[self._s_eg_gts] = ts & ((1 << 48) - 1)
+        try:
+            self._eg_ctl(S)
+        except ExitBlock:
+            pass
+        O = []
+        self._eg_dep(S, O)
+        if S[self._s_eg_drop] & 1:
+            self.drops.append(("egress", "drop_ctl"))
+            return None
+        return b"".join(O) + B[off:]
+
+    # ------------------------------------------------------------------ tables
+    def table(self, name):
+        return _find(self.tables, name, "table")
+
+    def table_add(self, table, key, action, params=None, priority=None):
+        self.table(table).add(key, action, params, priority)
+
+    def table_modify(self, table, key, action, params=None, priority=None):
+        self.table(table).modify(key, action, params, priority)
+
+    def table_delete(self, table, key):
+        self.table(table).delete(key)
+
+    def table_clear(self, table):
+        self.table(table).clear()
+
+    def table_set_default(self, table, action, params=None):
+        self.table(table).set_default(action, params)
+
+    def table_entries(self, table):
+        t = self.table(table)
+        return [(e.key, t.spec.actions[e.result[1]].name, e.result[3], e.prio)
+                for e in t.sorted]
+
+    # ------------------------------------------------------------------ registers
+    def register(self, name):
+        return _find(self.registers, name, "register")
+
+    def register_read(self, name, index):
+        return self.register(name).read(index)
+
+    def register_read_all(self, name):
+        return self.register(name).read_all()
+
+    def register_write(self, name, index, value):
+        self.register(name).write(index, value)
+
+    def register_reset(self, name):
+        self.register(name).reset()
+
+    # ------------------------------------------------------------------ counters
+    def counter_read(self, name, index):
+        c = _find(self.counters, name, "counter")
+        if not 0 <= index < c.size:
+            raise ControlPlaneError(f"counter '{c.name}': index {index} out of range 0..{c.size - 1}")
+        return c.packets[index], c.bytes[index]
+
+    def direct_counter_read(self, table, key):
+        t = self.table(table)
+        k, _ = t._normalise_key(key)
+        if k not in t.entries:
+            raise ControlPlaneError(f"table '{t.name}': no entry with key {k}")
+        e = t.entries[k]
+        return e.packets, e.bytes
+
+    # ------------------------------------------------------------------ PRE
+    def multicast_group_set(self, mgid, nodes):
+        if not isinstance(mgid, int) or not 1 <= mgid <= 0xFFFF:
+            raise ControlPlaneError(f"multicast group id {mgid!r} must be in 1..65535 (bit<16>)")
+        clean = []
+        for node in nodes:
+            try:
+                rid, ports = node
+            except (TypeError, ValueError):
+                raise ControlPlaneError(f"multicast group {mgid}: node {node!r} must be (rid, [ports])") from None
+            if not isinstance(rid, int) or not 0 <= rid <= 0xFFFF:
+                raise ControlPlaneError(f"multicast group {mgid}: rid {rid!r} does not fit in bit<16>")
+            plist = []
+            for p in ports:
+                if not isinstance(p, int) or not 0 <= p < 512:
+                    raise ControlPlaneError(f"multicast group {mgid}: port {p!r} does not fit in bit<9>")
+                plist.append(p)
+            clean.append((rid, tuple(plist)))
+        self.mcast[mgid] = clean
+
+    def multicast_group_delete(self, mgid):
+        if mgid not in self.mcast:
+            raise ControlPlaneError(f"no multicast group {mgid}")
+        del self.mcast[mgid]
+
+    # ------------------------------------------------------------------ ports
+    def port_add(self, port):
+        if not isinstance(port, int) or not 0 <= port < 512:
+            raise ControlPlaneError(f"port {port!r} does not fit in bit<9>")
+        if self.ports is not None:   # None: every port is up already
+            self.ports.add(port)
+
+    def port_remove(self, port):
+        if self.ports is None:
+            self.ports = set(range(512))
+        if port not in self.ports:
+            raise ControlPlaneError(f"port {port} is not added")
+        self.ports.discard(port)

@@ -1,0 +1,52 @@
+/* Construct family: exact-match table, action parameters, default action, drop. */
+#include "common.p4"
+
+struct headers_t { ethernet_h ethernet; }
+struct meta_t { bit<8> unused; }
+
+parser IgParser(packet_in pkt, out headers_t hdr, out meta_t md,
+                out ingress_intrinsic_metadata_t ig_intr_md) {
+    state start {
+        TNA_INGRESS_PROLOGUE(pkt, ig_intr_md);
+        transition parse_ethernet;
+    }
+    state parse_ethernet {
+        pkt.extract(hdr.ethernet);
+        transition accept;
+    }
+}
+
+control Ingress(inout headers_t hdr, inout meta_t md,
+                in ingress_intrinsic_metadata_t ig_intr_md,
+                in ingress_intrinsic_metadata_from_parser_t ig_prsr_md,
+                inout ingress_intrinsic_metadata_for_deparser_t ig_dprsr_md,
+                inout ingress_intrinsic_metadata_for_tm_t ig_tm_md) {
+    action set_port(PortId_t port) {
+        ig_tm_md.ucast_egress_port = port;
+    }
+    action drop() {
+        ig_dprsr_md.drop_ctl = 1;
+    }
+    table forward {
+        key = { hdr.ethernet.dst_addr : exact; }
+        actions = { set_port; drop; }
+        default_action = drop();
+        size = 64;
+    }
+    apply {
+        if (hdr.ethernet.isValid()) {
+            forward.apply();
+        }
+    }
+}
+
+control IgDeparser(packet_out pkt, inout headers_t hdr, in meta_t md,
+                   in ingress_intrinsic_metadata_for_deparser_t ig_dprsr_md) {
+    apply { pkt.emit(hdr); }
+}
+
+EMPTY_EGRESS(headers_t, meta_t)
+
+Pipeline(IgParser(), Ingress(), IgDeparser(),
+         EmptyEgressParser(), EmptyEgress(), EmptyEgressDeparser()) pipe;
+Switch(pipe) main;
