@@ -1,0 +1,162 @@
+"""The aggregator pool and the per-aggregator rules of spec sections 4 and 5.
+
+State is register-shaped (owner/bitmap/count/ecn/stamp per index, 62 values per index)
+so that a snapshot reads like the P4 registers. Scalars live in Python lists (fast scalar
+access), values in one int64 numpy array (fast 62-wide saturating adds).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+import numpy as np
+
+from reference.wire import ELEMENTS, INT32_MAX, INT32_MIN
+
+STAMP_MASK = 0xFFFFFFFF
+
+
+class Verdict(Enum):
+    NOT_MINE = "not_mine"   # forward to the PS unchanged (collision unless a resend)
+    ABSORBED = "absorbed"   # dropped, its values kept in the aggregator
+    EMIT = "emit"           # leaves for the PS with the aggregate
+
+
+@dataclass(frozen=True)
+class AggregatorState:
+    """One aggregator as its registers read."""
+
+    owner: int
+    bitmap: int
+    count: int
+    ecn: int
+    stamp: int
+    values: tuple[int, ...]
+
+    def to_dict(self) -> dict:
+        return {"owner": self.owner, "bitmap": self.bitmap, "count": self.count,
+                "ecn": self.ecn, "stamp": self.stamp, "values": list(self.values)}
+
+
+def saturating_add(current: np.ndarray, incoming: np.ndarray) -> np.ndarray:
+    """Element-wise sticky saturating add (spec 4.6): an element already at a bound stays
+    there; a sum clamps to ``[-2^31, 2^31 - 1]``. int64 in, int64 out."""
+    total = current + incoming
+    np.clip(total, INT32_MIN, INT32_MAX, out=total)
+    sticky = (current >= INT32_MAX) | (current <= INT32_MIN)
+    if sticky.any():
+        total[sticky] = current[sticky]
+    return total
+
+
+class AggregatorPool:
+    def __init__(self, size: int):
+        self.size = size
+        self.owner = [0] * size
+        self.bitmap = [0] * size
+        self.count = [0] * size
+        self.ecn = [0] * size
+        self.stamp = [0] * size
+        self.values = np.zeros((size, ELEMENTS), dtype=np.int64)
+        self.occupied = 0
+        self.touched: set[int] = set()
+
+    # -- section 4: gradient packets ---------------------------------------------------
+    def gradient(
+        self,
+        index: int,
+        owner_id: int,
+        bits: int,
+        fan_in: int,
+        resend: bool,
+        is_ecn: bool,
+        values: np.ndarray,
+        now: int,
+        first_completing_overwrites: bool = True,
+    ) -> tuple[Verdict, int, bool]:
+        """Rules 4.3–4.7 on aggregator ``index``. Returns (verdict, merged bitmap, ecn).
+
+        On EMIT the aggregate is ``self.values[index]``."""
+        owner = self.owner[index]
+        if resend:                                   # 4.3 a resend is mine only if owned
+            if owner != owner_id:
+                return Verdict.NOT_MINE, 0, False
+            self.owner[index] = 0                    # ... and then released
+            self.occupied -= 1
+        elif owner == 0:
+            self.owner[index] = owner_id
+            self.occupied += 1
+        elif owner != owner_id:
+            return Verdict.NOT_MINE, 0, False
+        self.touched.add(index)
+        self.stamp[index] = now & STAMP_MASK         # 4.4
+        prev = self.bitmap[index]
+        new = bits & ~prev
+        merged = bits | prev
+        self.bitmap[index] = 0 if resend else merged
+        ecn = self.ecn[index] | int(is_ecn)
+        self.ecn[index] = ecn
+        if resend:                                   # 4.5 a resend flushes
+            self.count[index] = 0
+            count = 0
+            complete = True
+        else:
+            count = self.count[index]
+            if new:
+                count = (count + 1) & 0xFF
+                self.count[index] = count
+            complete = bool(new) and count == fan_in
+        if new:                                      # 4.6
+            if prev == 0 and (first_completing_overwrites or not complete):
+                self.values[index] = values
+            else:
+                self.values[index] = saturating_add(self.values[index], values)
+        if complete or (not new and count == fan_in):  # 4.7
+            return Verdict.EMIT, merged, bool(ecn)
+        return Verdict.ABSORBED, merged, bool(ecn)
+
+    # -- section 5: parameter packets -------------------------------------------------
+    def parameter(self, index: int, owner_id: int, now: int,
+                  leak_timeout_ns: int | None) -> str | None:
+        """Release on a parameter packet. Returns "owner", "leak" or None."""
+        owner = self.owner[index]
+        if owner == owner_id:
+            reason = "owner"
+        elif (leak_timeout_ns is not None and owner != 0
+              and ((now & STAMP_MASK) - self.stamp[index]) & STAMP_MASK > leak_timeout_ns):
+            reason = "leak"
+        else:
+            return None
+        self._release(index)
+        return reason
+
+    def _release(self, index: int) -> None:
+        if self.owner[index]:
+            self.occupied -= 1
+        self.owner[index] = 0
+        self.bitmap[index] = 0
+        self.count[index] = 0
+        self.ecn[index] = 0
+
+    def release_job(self, app_id: int) -> int:
+        """Control-plane teardown: release every aggregator the job owns; returns how many."""
+        released = 0
+        for index, owner in enumerate(self.owner):
+            if owner and owner >> 16 == app_id:
+                self._release(index)
+                released += 1
+        return released
+
+    # -- register access -----------------------------------------------------------
+    def read(self, index: int) -> AggregatorState:
+        return AggregatorState(
+            self.owner[index], self.bitmap[index], self.count[index], self.ecn[index],
+            self.stamp[index], tuple(int(v) for v in self.values[index]))
+
+    def snapshot(self) -> dict[int, AggregatorState]:
+        """Every aggregator ever written (untouched ones are all zero)."""
+        return {i: self.read(i) for i in sorted(self.touched)}
+
+    def owned(self) -> list[int]:
+        return [i for i in sorted(self.touched) if self.owner[i]]

@@ -1,0 +1,93 @@
+"""The control-plane state each rack switch needs, derived from a topology and its jobs.
+
+One source for every target: the reference switch reads it directly, the p4sim and
+Tofino drivers turn it into table entries and multicast groups.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from reference.topology import Job, JobLayout, Topology, TopologyError
+
+DEFAULT_POOL_SIZE = 20000
+DEFAULT_AGGREGATOR_TIMEOUT_NS = 5_000_000
+DEFAULT_ECN_THRESHOLD = 1000
+
+
+@dataclass(frozen=True)
+class JobRoute:
+    """What a switch does with one (app_id, ps_index): where the PS is, whether this is
+    the PS's own rack switch (the upper, section 8) and which job-local rack it serves."""
+
+    to_ps_port: int
+    is_upper: bool
+    local_rack_id: int | None
+
+
+@dataclass
+class SwitchConfig:
+    name: str
+    switch_id: int
+    ports: tuple[int, ...]
+    pool_size: int = DEFAULT_POOL_SIZE
+    aggregator_timeout_ns: int = DEFAULT_AGGREGATOR_TIMEOUT_NS
+    ecn_threshold: int = DEFAULT_ECN_THRESHOLD
+    routes: dict[tuple[int, int], JobRoute] = field(default_factory=dict)
+    multicast: dict[tuple[int, int], tuple[int, ...]] = field(default_factory=dict)
+    l2: dict[bytes, int] = field(default_factory=dict)
+    # PRE multicast group id of each (app_id, ps_index), numbered from 1 per switch
+    mgid: dict[tuple[int, int], int] = field(default_factory=dict)
+
+
+def build_switch_configs(
+    topology: Topology,
+    jobs: list[Job] | tuple[Job, ...],
+    *,
+    pool_size: int = DEFAULT_POOL_SIZE,
+    aggregator_timeout_ns: int = DEFAULT_AGGREGATOR_TIMEOUT_NS,
+    ecn_threshold: int = DEFAULT_ECN_THRESHOLD,
+) -> dict[str, SwitchConfig]:
+    """Per rack switch: ports, job routes, multicast groups and the L2 table."""
+    if not 1 <= pool_size <= 0x10000:
+        raise TopologyError(f"pool size P must be in 1..65536 (agtr is 16 bits), "
+                            f"got {pool_size}")
+    ids = [job.app_id for job in jobs]
+    if len(set(ids)) != len(ids):
+        raise TopologyError(f"app_id values must be distinct, got {ids}")
+    configs: dict[str, SwitchConfig] = {}
+    n_racks = len(topology.racks)
+    for r, rack in enumerate(topology.racks):
+        ports = [topology.host_port(h) for h in rack.hosts]
+        ports += [topology.uplink_port(o) for o in range(n_racks) if o != r]
+        config = SwitchConfig(rack.name, r, tuple(ports), pool_size,
+                              aggregator_timeout_ns, ecn_threshold)
+        for host in topology.hosts:
+            hr = topology.rack_index(host)
+            config.l2[topology.host_mac(host)] = (
+                topology.host_port(host) if hr == r else topology.uplink_port(hr))
+        configs[rack.name] = config
+
+    for job in jobs:
+        job.validate(topology)
+        layout = JobLayout(job, topology)
+        for ps_index, ps_host in enumerate(job.pses):
+            ps_rack = topology.rack_index(ps_host)
+            for r, rack in enumerate(topology.racks):
+                local_rack_id = layout.racks.index(r) if r in layout.racks else None
+                is_upper = r == ps_rack
+                if local_rack_id is None and not is_upper:
+                    continue
+                config = configs[rack.name]
+                to_ps = (topology.host_port(ps_host) if is_upper
+                         else topology.uplink_port(ps_rack))
+                config.routes[(job.app_id, ps_index)] = JobRoute(
+                    to_ps, is_upper, local_rack_id)
+                group = [topology.host_port(job.workers[w])
+                         for w in range(job.fan_in)
+                         if topology.rack_index(job.workers[w]) == r]
+                if is_upper:
+                    group += [topology.uplink_port(o) for o in layout.racks if o != r]
+                config.multicast[(job.app_id, ps_index)] = tuple(sorted(group))
+                config.mgid[(job.app_id, ps_index)] = len(config.mgid) + 1
+    return configs

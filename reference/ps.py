@@ -1,0 +1,207 @@
+"""The parameter server of one job and one ps_index (spec section 6).
+
+Decisions where the spec is silent (documented for the P4/host teams):
+- The PS sums integer contributions in int64. A sum that leaves int32 (two partial
+  aggregates, each in range) is treated like revealed switch overflow: the seq enters
+  float mode and a float request goes out. Otherwise the result would silently wrap.
+- "First unused pool index" for a collision remap comes from an :class:`IndexRegistry`
+  shared by all PSes of a run (the release keeps such a table in shared memory): every
+  index any job's slot table uses is claimed; the fresh index is the smallest unclaimed
+  one, or the packet's own index when the pool is exhausted.
+- A float request copies the triggering packet's header, sets ack and overflow, clears
+  resend/collision/data_index and carries zero values; parameter packets and float
+  requests leave with the PS's MAC as source and the broadcast MAC as destination.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from reference.host_order import float_bits_on_wire, index_on_wire, key_on_wire
+from reference.profiles import Profile
+from reference.topology import Job, JobLayout
+from reference.wire import (
+    BROADCAST_MAC, ELEMENTS, FLAG_ACK, FLAG_COLLISION, FLAG_DATA_INDEX, FLAG_OVERFLOW,
+    FLAG_RESEND, INT32_MAX, INT32_MIN, PS_INDEX_MASK, AtpPacket, decode, encode,
+)
+
+
+class IndexRegistry:
+    """Pool indexes claimed by the jobs' slot tables (for collision remaps)."""
+
+    def __init__(self, pool_size: int):
+        self.pool_size = pool_size
+        self.claimed: set[int] = set()
+        self._lowest_free = 0
+
+    def claim(self, indexes) -> None:
+        self.claimed.update(indexes)
+
+    def fresh(self, fallback: int) -> int:
+        while self._lowest_free < self.pool_size and self._lowest_free in self.claimed:
+            self._lowest_free += 1
+        if self._lowest_free >= self.pool_size:
+            return fallback
+        index = self._lowest_free
+        self.claimed.add(index)
+        return index
+
+
+@dataclass
+class SeqState:
+    counted: int = 0                 # global worker mask
+    total: np.ndarray = field(default_factory=lambda: np.zeros(ELEMENTS, np.int64))
+    float_mode: bool = False
+    collided: bool = False
+    parameter: bytes | None = None   # the parameter packet, once complete
+
+
+@dataclass(frozen=True)
+class SeqResult:
+    """What the PS decided for one (key, seq)."""
+
+    float_mode: bool
+    values: tuple  # ints (int mode) or float32 values (float mode)
+    collided: bool
+
+
+class ParameterServer:
+    def __init__(self, job: Job, ps_index: int, layout: JobLayout, mac: bytes,
+                 profile: Profile, registry: IndexRegistry):
+        self.job = job
+        self.ps_index = ps_index
+        self.layout = layout
+        self.mac = mac
+        self.profile = profile
+        self.registry = registry
+        self.all_workers = (1 << job.fan_in) - 1
+        self.seqs: dict[tuple[int, int], SeqState] = {}
+        self.counters: Counter[str] = Counter()
+        self.killed = False
+
+    def contributors(self, packet: AtpPacket) -> int:
+        """The global workers a packet carries (section 8 for two-level frames)."""
+        shim = packet.shim
+        if shim is None:
+            return packet.bitmap & self.all_workers
+        if shim.level == 1:
+            return self.layout.workers_of_racks(shim.bitmap1)
+        return self.layout.workers_in(shim.rack_id, packet.bitmap)
+
+    def on_frame(self, frame: bytes, now: int = 0) -> list[bytes]:
+        if self.killed:
+            return []
+        packet = decode(frame)
+        if (packet.flags & FLAG_ACK or packet.app_id != self.job.app_id
+                or packet.ps_index != self.ps_index):
+            self.counters["ignored"] += 1
+            return []
+        key = key_on_wire(packet.key, self.profile)
+        state = self.seqs.setdefault((key, packet.seq), SeqState())
+        if state.parameter is not None:                  # duplicate after completion
+            self.counters["parameters_resent"] += 1
+            return [state.parameter]
+        if packet.flags & FLAG_COLLISION:
+            state.collided = True
+        contrib = self.contributors(packet)
+        if packet.flags & FLAG_OVERFLOW:
+            return self._float_packet(state, packet, contrib)
+        if state.float_mode:                              # int packet for a float seq
+            return [self._float_request(packet)]
+        values = packet.values.astype(np.int64)
+        if ((values == INT32_MAX) | (values == INT32_MIN)).any():
+            return self._enter_float_mode(state, packet)   # revealed switch overflow
+        if contrib == self.all_workers:
+            state.counted = contrib
+            state.total = values
+        elif contrib and not contrib & state.counted:
+            total = state.total + values
+            if ((total > INT32_MAX) | (total < INT32_MIN)).any():
+                return self._enter_float_mode(state, packet)
+            state.counted |= contrib
+            state.total = total
+        else:
+            self.counters["overlapping_ignored"] += 1
+            return []
+        return self._maybe_complete(state, packet)
+
+    def _float_packet(self, state: SeqState, packet: AtpPacket, contrib: int) -> list[bytes]:
+        out: list[bytes] = []
+        counts = self.profile.ps_counts_first_float or bool(packet.flags & FLAG_RESEND)
+        if not state.float_mode:
+            out += self._enter_float_mode(state, packet)
+        elif not counts:
+            out.append(self._float_request(packet))
+        if not counts:
+            return out
+        if contrib and not contrib & state.counted:
+            bits = float_bits_on_wire(packet.values, self.profile)
+            state.total = (state.total + bits.view(np.float32)).astype(np.float32)
+            state.counted |= contrib
+        else:
+            self.counters["overlapping_ignored"] += 1
+        return out + self._maybe_complete(state, packet)
+
+    def _enter_float_mode(self, state: SeqState, packet: AtpPacket) -> list[bytes]:
+        self.counters["float_fallbacks"] += 1
+        state.float_mode = True
+        state.counted = 0
+        state.total = np.zeros(ELEMENTS, np.float32)
+        return [self._float_request(packet)]
+
+    def _float_request(self, packet: AtpPacket) -> bytes:
+        self.counters["float_requests"] += 1
+        request = packet.copy()
+        request.flags = (packet.flags & PS_INDEX_MASK) | FLAG_ACK | FLAG_OVERFLOW
+        request.values = np.zeros(ELEMENTS, np.int32)
+        request.eth_src = self.mac
+        request.eth_dst = BROADCAST_MAC
+        return encode(request)
+
+    def _maybe_complete(self, state: SeqState, packet: AtpPacket) -> list[bytes]:
+        if state.counted != self.all_workers:
+            return []
+        param = packet.copy()
+        flags = (packet.flags | FLAG_ACK) & ~FLAG_DATA_INDEX & ~FLAG_COLLISION
+        if state.float_mode:
+            flags |= FLAG_OVERFLOW
+            if self.profile.ps_counts_first_float:      # spec: always resend
+                flags |= FLAG_RESEND
+            param.values = float_bits_on_wire(
+                state.total.astype(np.float32).view(np.int32), self.profile)
+        else:
+            flags &= ~FLAG_OVERFLOW
+            param.values = state.total.astype(np.int32)
+        if state.collided:
+            flags |= FLAG_COLLISION
+            param.tensor_len = index_on_wire(self.registry.fresh(packet.agtr), self.profile)
+            self.counters["collision_remaps"] += 1
+        param.flags = flags
+        param.eth_src = self.mac
+        param.eth_dst = BROADCAST_MAC
+        state.parameter = encode(param)
+        self.counters["parameters"] += 1
+        return [state.parameter]
+
+    def deadline(self) -> int | None:
+        return None  # the PS only answers; it never times out
+
+    def on_timeout(self, now: int) -> list[bytes]:
+        return []
+
+    def result(self, key: int, seq: int) -> SeqResult | None:
+        state = self.seqs.get((key, seq))
+        if state is None or state.parameter is None:
+            return None
+        if state.float_mode:
+            values = tuple(float(v) for v in state.total.astype(np.float32))
+        else:
+            values = tuple(int(v) for v in state.total)
+        return SeqResult(state.float_mode, values, state.collided)
+
+    def completed(self) -> list[tuple[int, int]]:
+        return [k for k, s in self.seqs.items() if s.parameter is not None]
+

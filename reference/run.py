@@ -1,0 +1,220 @@
+"""``run_scenario``: build the network a scenario describes, run it, collect a ``Run``."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from reference.aggregator import AggregatorState
+from reference.control_plane import build_switch_configs
+from reference.faults import FaultInjector
+from reference.network import Network, SwitchLog
+from reference.placement import slot_indexes
+from reference.profiles import profile_named
+from reference.ps import IndexRegistry, ParameterServer, SeqResult
+from reference.scenario import Scenario
+from reference.switch import SwitchModel
+from reference.topology import JobLayout
+from reference.worker import SeqOutcome, Worker
+
+Snapshot = dict[str, dict[int, AggregatorState]]
+
+
+@dataclass
+class Run:
+    scenario: Scenario
+    status: str                       # done | idle | time | events
+    time_ns: int
+    events: int
+    logs: dict[str, SwitchLog]
+    checkpoints: dict[int, dict[str, Snapshot]]
+    final_registers: dict[str, Snapshot]
+    worker_results: dict[tuple[int, int], dict[int, np.ndarray]]
+    worker_outcomes: dict[tuple[int, int], dict[int, list[SeqOutcome]]]
+    ps_results: dict[tuple[int, int], dict[tuple[int, int], SeqResult]]
+    counters: Counter
+    occupancy: list[tuple[int, str, int]]
+    finished_at: dict[int, int]
+    killed: set[int]
+    unfinished: list[int]
+    fault_log: list = field(default_factory=list)
+
+    @property
+    def completed(self) -> bool:
+        return not self.unfinished
+
+    def owned_aggregators(self) -> dict[str, list[tuple[str, int, int]]]:
+        """(level, index, owner) of every owned aggregator at the end, per switch."""
+        out = {}
+        for name, snap in self.final_registers.items():
+            out[name] = [(level, i, s.owner) for level, regs in snap.items()
+                         for i, s in regs.items() if s.owner]
+        return out
+
+    def summary(self) -> str:
+        s = self.scenario
+        lines = [
+            f"scenario {s.name or '(unnamed)'}: seed {s.seed}, profile {s.profile}, "
+            f"{len(s.topology.racks)} rack(s), {len(s.jobs)} job(s), pool P={s.pool_size}",
+            f"status {self.status} after {self.events} events, "
+            f"{self.time_ns / 1e6:.3f} ms simulated",
+        ]
+        for job in s.jobs:
+            if job.app_id in self.killed:
+                state = "killed"
+            elif job.app_id in self.finished_at:
+                state = f"finished at {self.finished_at[job.app_id] / 1e6:.3f} ms"
+            else:
+                state = "DID NOT FINISH"
+            packets = sum(t.packets for t in job.tensors)
+            lines.append(f"  job {job.app_id}: {job.fan_in} worker(s), {len(job.pses)} PS, "
+                         f"S={job.window}, {len(job.tensors)} tensor(s), "
+                         f"{packets} seq(s): {state}")
+        keys = ("switch.collisions", "worker.resends", "worker.hole_resends",
+                "worker.timeout_resends", "ps.float_fallbacks", "ps.collision_remaps",
+                "switch.ecn_marked", "faults")
+        lines.append("  " + ", ".join(f"{k.split('.')[-1]} {self.counters[k]}"
+                                      for k in keys))
+        owned = {n: len(v) for n, v in self.owned_aggregators().items() if v}
+        lines.append(f"  owned aggregators at the end: {owned or 'none'}")
+        return "\n".join(lines)
+
+
+def run_scenario(scenario: Scenario) -> Run:
+    """Run a scenario to completion (or its time/event budget)."""
+    profile = profile_named(scenario.profile)
+    topo = scenario.topology
+    configs = build_switch_configs(
+        topo, scenario.jobs, pool_size=scenario.pool_size,
+        aggregator_timeout_ns=scenario.aggregator_timeout_ns,
+        ecn_threshold=scenario.ecn_threshold)
+    rng = random.Random(scenario.seed)
+    injector = FaultInjector(scenario.faults, rng)
+    net = Network(injector, scenario.link_latency_ns)
+
+    for name, config in configs.items():
+        net.add_switch(name, SwitchModel(config, profile))
+    for r, rack in enumerate(topo.racks):
+        for host in rack.hosts:
+            net.add_host(host)
+            net.connect(host, 0, rack.name, topo.host_port(host))
+        for o in range(r + 1, len(topo.racks)):
+            net.connect(rack.name, topo.uplink_port(o), topo.racks[o].name,
+                        topo.uplink_port(r))
+
+    congestion = scenario.congestion
+    if congestion:
+        def depth(switch: str, now: int) -> int:
+            return max((c.depth for c in congestion
+                        if c.switch == switch and c.start_ns <= now < c.end_ns), default=0)
+        net.queue_depth = depth
+
+    occupancy: list[tuple[int, str, int]] = []
+    last_occupied: dict[str, int] = {}
+
+    def record_occupancy(name: str, switch: SwitchModel) -> None:
+        if last_occupied.get(name) != switch.occupied:
+            last_occupied[name] = switch.occupied
+            occupancy.append((net.now, name, switch.occupied))
+    net.on_switch_processed = record_occupancy
+
+    registry = IndexRegistry(scenario.pool_size)
+    workers: dict[tuple[int, int], Worker] = {}
+    pses: dict[tuple[int, int], ParameterServer] = {}
+    for job in scenario.jobs:
+        layout = JobLayout(job, topo)
+        slots = slot_indexes(job.app_id, job.window, scenario.pool_size)
+        registry.claim(slots)
+        ps_macs = [topo.host_mac(h) for h in job.pses]
+        for i, host in enumerate(job.pses):
+            ps = ParameterServer(job, i, layout, topo.host_mac(host), profile, registry)
+            pses[(job.app_id, i)] = ps
+            net.attach(host, ps)
+        data = {t.key: scenario.tensor_data(job, t) for t in job.tensors}
+        for w, host in enumerate(job.workers):
+            worker = Worker(job, w, layout, topo.host_mac(host), ps_macs, slots,
+                            scenario.pool_size,
+                            [(t.key, data[t.key][w]) for t in job.tensors], profile)
+            workers[(job.app_id, w)] = worker
+            net.attach(host, worker)
+
+            def start(h=host, wk=worker):
+                net.send_from_host(h, wk.start(net.now))
+                net.arm_timer(h, wk)
+            net.at(0, start)
+
+    killed: set[int] = set()
+    for kill in scenario.kills:
+        def die(app_id=kill.app_id):
+            killed.add(app_id)
+            for (a, _), wk in workers.items():
+                if a == app_id:
+                    wk.killed = True
+            for (a, _), ps in pses.items():
+                if a == app_id:
+                    ps.killed = True
+        net.at(kill.at_ns, die)
+        if kill.teardown_after_ns is not None:
+            def teardown(app_id=kill.app_id):
+                for switch in net.switches.values():
+                    switch.teardown_job(app_id)
+                    record_occupancy(switch.config.name, switch)
+            net.at(kill.at_ns + kill.teardown_after_ns, teardown)
+
+    checkpoints: dict[int, dict[str, Snapshot]] = {}
+    for t in scenario.checkpoints_ns:
+        def snap(t=t):
+            checkpoints[t] = {n: s.snapshot() for n, s in net.switches.items()}
+        net.at(t, snap)
+
+    finished_at: dict[int, int] = {}
+    app_ids = [job.app_id for job in scenario.jobs]
+
+    def all_done() -> bool:
+        for job in scenario.jobs:
+            a = job.app_id
+            if a in finished_at or a in killed:
+                continue
+            if all(workers[(a, w)].finished for w in range(job.fan_in)):
+                finished_at[a] = net.now
+            else:
+                return False
+        return True
+
+    status = net.run(all_done, scenario.max_time_ns, scenario.max_events)
+    if status == "done":  # let frames still in flight land (late duplicates and the like)
+        net.run(lambda: False, scenario.max_time_ns, scenario.max_events)
+    unfinished = [a for a in app_ids if a not in finished_at and a not in killed]
+
+    counters: Counter = Counter()
+    for switch in net.switches.values():
+        for k, v in switch.counters.items():
+            counters[f"switch.{k}"] += v
+    for wk in workers.values():
+        for k, v in wk.counters.items():
+            counters[f"worker.{k}"] += v
+    for ps in pses.values():
+        for k, v in ps.counters.items():
+            counters[f"ps.{k}"] += v
+    counters["faults"] = len(injector.log)
+
+    worker_results = {}
+    worker_outcomes = {}
+    for (a, w), wk in workers.items():
+        worker_results[(a, w)] = {k: wk.tensor_result(k) for k in wk.done}
+        worker_outcomes[(a, w)] = {
+            k: [t.acked[s] for s in range(1, t.packets + 1)] for k, t in wk.done.items()}
+    ps_results = {key: {ks: ps.result(*ks) for ks in ps.completed()}
+                  for key, ps in pses.items()}
+
+    return Run(
+        scenario=scenario, status=status, time_ns=net.now, events=net.events,
+        logs=net.logs, checkpoints=checkpoints,
+        final_registers={n: s.snapshot() for n, s in net.switches.items()},
+        worker_results=worker_results, worker_outcomes=worker_outcomes,
+        ps_results=ps_results, counters=counters, occupancy=occupancy,
+        finished_at=finished_at, killed=killed, unfinished=unfinished,
+        fault_log=injector.log)

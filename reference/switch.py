@@ -1,0 +1,192 @@
+"""The ATP switch model: one rack switch's pipeline, frame in, frames out.
+
+Ingress: parse, then gradient packets through the aggregator rules (section 4, on the
+level-0 pool; on the level-1 pool for whole-rack aggregates at the PS's rack switch,
+section 8), parameter packets through release and multicast (section 5), other frames
+through the L2 table. Egress: ECN marking from the queue depth given with the packet.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from reference.aggregator import AggregatorPool, AggregatorState, Verdict
+from reference.control_plane import JobRoute, SwitchConfig
+from reference.profiles import SPEC, Profile
+from reference.wire import (
+    ETH_LEN, ETHERTYPE_ATP, ETHERTYPE_ATP_TWO_LEVEL, ETHERTYPE_IPV4, FLAG_COLLISION,
+    FLAG_ECN, IPV4_LEN, SHIM_LEN, AtpPacket, Shim, decode, encode,
+)
+
+Output = list[tuple[int, bytes]]
+
+LEVEL0 = 0
+LEVEL1 = 1
+
+
+class SwitchModel:
+    """One rack switch. ``process`` is the whole pipeline for one ingress frame."""
+
+    def __init__(self, config: SwitchConfig, profile: Profile = SPEC):
+        self.config = config
+        self.profile = profile
+        self.pools = (AggregatorPool(config.pool_size), AggregatorPool(config.pool_size))
+        self.counters: Counter[str] = Counter()
+
+    # -- the pipeline -----------------------------------------------------------------
+    def process(self, port: int, frame: bytes, now: int = 0,
+                queue_depth: int = 0) -> Output:
+        """Ingress one frame on ``port`` at switch time ``now`` (ns); every copy it
+        produces sees egress queue depth ``queue_depth``. Returns [(port, frame)]."""
+        ethertype = (frame[12] << 8 | frame[13]) if len(frame) >= ETH_LEN else 0
+        if ethertype == ETHERTYPE_ATP or ethertype == ETHERTYPE_ATP_TWO_LEVEL:
+            packet = decode(frame)
+            if packet.flags & 1:
+                out = self._parameter(packet, frame, now)
+            else:
+                out = self._gradient(packet, frame, now)
+        else:
+            out = self._l2(frame)
+        if queue_depth >= self.config.ecn_threshold and out:
+            self.counters["ecn_marked"] += len(out)
+            return [(p, mark_congestion(f)) for p, f in out]
+        return out
+
+    def _l2(self, frame: bytes) -> Output:
+        port = self.config.l2.get(frame[0:6])
+        if port is None:
+            self.counters["l2_dropped"] += 1
+            return []
+        return [(port, frame)]
+
+    def _gradient(self, packet: AtpPacket, frame: bytes, now: int) -> Output:
+        route = self.config.routes.get((packet.app_id, packet.ps_index))
+        if route is None:
+            self.counters["unknown_job_dropped"] += 1
+            return []
+        if packet.flags & 0x80:                          # 4.2 float mode passes
+            self.counters["float_forwarded"] += 1
+            return [(route.to_ps_port, frame)]
+        shim = packet.shim
+        if shim is None:                                 # single-rack job
+            return self._level0(packet, frame, route, now, two_level=False)
+        if shim.level == 0:
+            if route.local_rack_id is None or shim.rack_id != route.local_rack_id:
+                self.counters["passed_level0"] += 1
+                return [(route.to_ps_port, frame)]
+            return self._level0(packet, frame, route, now, two_level=True)
+        if route.is_upper:
+            return self._level1(packet, frame, route, now)
+        self.counters["passed_level1"] += 1
+        return [(route.to_ps_port, frame)]
+
+    def _level0(self, packet: AtpPacket, frame: bytes, route: JobRoute, now: int,
+                two_level: bool) -> Output:
+        verdict, merged, ecn = self.pools[LEVEL0].gradient(
+            packet.agtr, packet.owner_id, packet.bitmap, packet.fan_in,
+            bool(packet.flags & 4), packet.ipv4_ecn == 3 or bool(packet.flags & FLAG_ECN),
+            packet.values, now, self.profile.first_completing_overwrites)
+        out = self._verdict_output(verdict, packet, frame, route, LEVEL0, merged, ecn)
+        if verdict is not Verdict.EMIT or not two_level:
+            return out
+        if merged != (1 << packet.fan_in) - 1:           # 8: only whole racks go up
+            return out
+        shim = packet.shim
+        packet.shim = Shim(1 << shim.rack_id, shim.fan_in1, 1, shim.rack_id, shim.reserved)
+        self.counters["rack_aggregates"] += 1
+        if route.is_upper:                               # the internal loop (recirculation)
+            return self._level1(packet, encode(packet), route, now)
+        return [(route.to_ps_port, encode(packet))]
+
+    def _level1(self, packet: AtpPacket, frame: bytes, route: JobRoute, now: int) -> Output:
+        shim = packet.shim
+        verdict, merged, ecn = self.pools[LEVEL1].gradient(
+            packet.agtr, packet.owner_id, shim.bitmap1, shim.fan_in1,
+            bool(packet.flags & 4), packet.ipv4_ecn == 3 or bool(packet.flags & FLAG_ECN),
+            packet.values, now, self.profile.first_completing_overwrites)
+        return self._verdict_output(verdict, packet, frame, route, LEVEL1, merged, ecn)
+
+    def _verdict_output(self, verdict: Verdict, packet: AtpPacket, frame: bytes,
+                        route: JobRoute, level: int, merged: int, ecn: bool) -> Output:
+        if verdict is Verdict.ABSORBED:
+            self.counters["absorbed"] += 1
+            return []
+        if verdict is Verdict.NOT_MINE:
+            if packet.flags & 4:
+                self.counters["resend_passed"] += 1
+                return [(route.to_ps_port, frame)]
+            self.counters["collisions"] += 1
+            packet.flags |= FLAG_COLLISION
+            return [(route.to_ps_port, encode(packet))]
+        self.counters["emitted"] += 1
+        packet.values = self.pools[level].values[packet.agtr].astype("int32")
+        if level == LEVEL0:
+            packet.bitmap = merged
+        else:
+            s = packet.shim
+            packet.shim = Shim(merged, s.fan_in1, s.level, s.rack_id, s.reserved)
+        if ecn:
+            packet.flags |= FLAG_ECN
+        return [(route.to_ps_port, encode(packet))]
+
+    def _parameter(self, packet: AtpPacket, frame: bytes, now: int) -> Output:
+        key = (packet.app_id, packet.ps_index)
+        route = self.config.routes.get(key)
+        group = self.config.multicast.get(key)
+        if route is None or group is None:
+            self.counters["unknown_job_dropped"] += 1
+            return []
+        if packet.flags & 0x80 and not packet.flags & 4:  # 5: float request
+            self.counters["float_requests"] += 1
+        else:
+            self.counters["parameters"] += 1
+            timeout = (self.config.aggregator_timeout_ns if self.profile.leak_timeout
+                       else None)
+            levels = []
+            if packet.shim is not None and route.is_upper:
+                levels.append(LEVEL1)
+            if route.local_rack_id is not None:
+                levels.append(LEVEL0)
+            for level in levels:
+                reason = self.pools[level].parameter(packet.agtr, packet.owner_id, now,
+                                                     timeout)
+                if reason:
+                    self.counters[f"released_by_{reason}"] += 1
+        return [(port, frame) for port in group]
+
+    # -- control plane ----------------------------------------------------------------
+    def teardown_job(self, app_id: int) -> int:
+        """Release every aggregator of a dead job (no-op under profile atp-release)."""
+        if not self.profile.teardown_releases:
+            return 0
+        return sum(pool.release_job(app_id) for pool in self.pools)
+
+    def read_aggregators(self, indices, level: int = LEVEL0) -> dict[int, AggregatorState]:
+        pool = self.pools[level]
+        return {i: pool.read(i) for i in indices}
+
+    def snapshot(self) -> dict[str, dict[int, AggregatorState]]:
+        return {"level0": self.pools[LEVEL0].snapshot(),
+                "level1": self.pools[LEVEL1].snapshot()}
+
+    @property
+    def occupied(self) -> int:
+        return self.pools[LEVEL0].occupied + self.pools[LEVEL1].occupied
+
+
+def mark_congestion(frame: bytes) -> bytes:
+    """Egress ECN marking: ipv4.ecn := 3 and, on ATP frames, the ecn flag := 1."""
+    ethertype = frame[12] << 8 | frame[13]
+    if ethertype == ETHERTYPE_ATP:
+        flags_at = ETH_LEN + IPV4_LEN + 5
+    elif ethertype == ETHERTYPE_ATP_TWO_LEVEL:
+        flags_at = ETH_LEN + IPV4_LEN + SHIM_LEN + 5
+    elif ethertype == ETHERTYPE_IPV4:
+        flags_at = None
+    else:
+        return frame
+    marked = bytearray(frame)
+    marked[ETH_LEN + 1] |= 0x03
+    if flags_at is not None:
+        marked[flags_at] |= FLAG_ECN
+    return bytes(marked)

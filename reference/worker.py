@@ -1,0 +1,271 @@
+"""One worker of one job (spec section 7): windowing, loss recovery, collision remap,
+float requests and the optional AIMD window.
+
+Decisions where the spec is silent:
+- Tensors go one after another in the job's order; the next starts once every seq of the
+  current one has its parameter packet.
+- Without congestion control the window is S and a parameter packet for ``s`` sends
+  ``s + S`` exactly. With it, the window in packets is ``min(S, cwnd // 308)`` (more than S
+  in flight would make ``seq`` and ``seq + S`` share an aggregator), and new seqs go out
+  while fewer than that are unacknowledged and the slot's previous seq is acknowledged.
+  The AIMD window boundary is the highest seq sent when the last adjustment happened.
+- The timer: 50 ms before the first packet of the job arrives, 200 µs after; any frame of
+  the job restarts it; on expiry every sent, unacknowledged seq is resent.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from reference.host_order import float_bits_on_wire, index_on_wire, key_on_wire
+from reference.profiles import Profile
+from reference.quantize import bits_float, dequantize, float_bits, needs_float_mode, quantize
+from reference.topology import Job, JobLayout
+from reference.wire import (
+    ELEMENTS, FLAG_ACK, FLAG_COLLISION, FLAG_ECN, FLAG_OVERFLOW, FLAG_RESEND, FRAME_LEN,
+    PS_INDEX_SHIFT, AtpPacket, Shim, decode, default_ipv4, encode,
+)
+
+START_TIMEOUT_NS = 50_000_000
+TIMEOUT_NS = 200_000
+CWND_MIN = FRAME_LEN
+CWND_MAX = 100 * FRAME_LEN
+CWND_STEP = 1500
+
+
+@dataclass
+class SeqOutcome:
+    """What the worker received for one seq: the aggregate, as on the wire."""
+
+    float_mode: bool
+    raw: np.ndarray                # int32 aggregate, or float32 values in float mode
+    ecn: bool
+
+
+@dataclass
+class TensorProgress:
+    key: int
+    length: int
+    data: np.ndarray               # this worker's gradient, float32 [length]
+    packets: int
+    next_seq: int = 1
+    sent: set[int] = field(default_factory=set)
+    acked: dict[int, SeqOutcome] = field(default_factory=dict)
+    hole_resent: set[int] = field(default_factory=set)
+    float_seqs: set[int] = field(default_factory=set)
+
+    def unacked_sent(self) -> list[int]:
+        return sorted(s for s in self.sent if s not in self.acked)
+
+
+class Worker:
+    def __init__(self, job: Job, w: int, layout: JobLayout, mac: bytes,
+                 ps_macs: list[bytes], slot_table: list[int], pool_size: int,
+                 tensors: list[tuple[int, np.ndarray]], profile: Profile):
+        self.job = job
+        self.w = w
+        self.layout = layout
+        self.mac = mac
+        self.ps_macs = ps_macs
+        self.slots = list(slot_table)
+        self.pool_size = pool_size
+        self.profile = profile
+        self.bit = layout.worker_bit(w)
+        self.fan_in = layout.worker_fan_in(w)
+        self.ipv4 = default_ipv4(layout.two_level)
+        self.queue = [(key, data) for key, data in tensors]
+        self.done: dict[int, TensorProgress] = {}
+        self.current: TensorProgress | None = None
+        self.cwnd = job.window * FRAME_LEN
+        self.cc_boundary = 0
+        self.cc_ecn_seen = False
+        self.heard_anything = False
+        self.last_heard = 0
+        self.counters: Counter[str] = Counter()
+        self.killed = False
+
+    # -- lifecycle --------------------------------------------------------------------
+    @property
+    def finished(self) -> bool:
+        return self.current is None and not self.queue
+
+    def start(self, now: int) -> list[bytes]:
+        self.last_heard = now
+        return self._next_tensor()
+
+    def _next_tensor(self) -> list[bytes]:
+        out: list[bytes] = []
+        while self.queue:
+            key, data = self.queue.pop(0)
+            packets = -(-len(data) // ELEMENTS)
+            self.current = TensorProgress(key, len(data), data, packets)
+            out += self._send_new()
+            if out:
+                return out
+        self.current = None
+        return out
+
+    def window(self) -> int:
+        if not self.job.congestion_control:
+            return self.job.window
+        return max(1, min(self.job.window, self.cwnd // FRAME_LEN))
+
+    def _send_new(self) -> list[bytes]:
+        """Send new seqs while the window allows (the opening window, or with CC)."""
+        t = self.current
+        out = []
+        window = self.window()
+        while t.next_seq <= t.packets:
+            s = t.next_seq
+            in_flight = len(t.sent) - len(t.acked)
+            if in_flight >= window:
+                break
+            if s > self.job.window and (s - self.job.window) not in t.acked:
+                break
+            out.append(self._frame(s, resend=False))
+            t.sent.add(s)
+            t.next_seq += 1
+        if self.job.congestion_control and not self.cc_boundary:
+            self.cc_boundary = t.next_seq - 1
+        return out
+
+    # -- building packets -------------------------------------------------------------
+    def _frame(self, s: int, resend: bool) -> bytes:
+        t = self.current
+        chunk = t.data[(s - 1) * ELEMENTS:s * ELEMENTS]
+        if len(chunk) < ELEMENTS:
+            chunk = np.concatenate([chunk, np.zeros(ELEMENTS - len(chunk), np.float32)])
+        ps_index = self.job.ps_index_of(t.key)
+        flags = ps_index << PS_INDEX_SHIFT
+        if resend:
+            flags |= FLAG_RESEND
+            self.counters["resends"] += 1
+        float_mode = s in t.float_seqs or needs_float_mode(
+            chunk, self.job.scale, self.job.effective_threshold)
+        if float_mode:
+            flags |= FLAG_OVERFLOW
+            values = float_bits_on_wire(float_bits(chunk), self.profile)
+            self.counters["float_packets"] += 1
+        else:
+            values = quantize(chunk, self.job.scale)
+        agtr = self.slots[(s - 1) % self.job.window]
+        shim = None
+        if self.layout.two_level:
+            shim = Shim(0, self.layout.rack_count, 0, self.layout.rack_id_of_worker[self.w], 0)
+        packet = AtpPacket(
+            eth_dst=self.ps_macs[ps_index], eth_src=self.mac, ipv4=self.ipv4, shim=shim,
+            bitmap=self.bit, fan_in=self.fan_in, flags=flags, app_id=self.job.app_id,
+            seq=s, agtr=agtr, agtr2=(agtr + self.pool_size) & 0xFFFF, values=values,
+            key=key_on_wire(t.key, self.profile), tensor_len=t.length)
+        self.counters["sent"] += 1
+        return encode(packet)
+
+    # -- receiving --------------------------------------------------------------------
+    def on_frame(self, frame: bytes, now: int) -> list[bytes]:
+        packet = decode(frame)
+        if self.killed or packet.app_id != self.job.app_id or not packet.flags & FLAG_ACK:
+            return []
+        self.heard_anything = True
+        self.last_heard = now
+        t = self.current
+        if t is None or key_on_wire(packet.key, self.profile) != t.key:
+            self.counters["stale_ignored"] += 1
+            return []
+        s = packet.seq
+        if packet.flags & FLAG_OVERFLOW and not packet.flags & FLAG_RESEND:
+            return self._float_request(s)
+        if s in t.acked or s not in t.sent:
+            self.counters["duplicate_parameters"] += 1
+            return []
+        return self._parameter(packet, s)
+
+    def _float_request(self, s: int) -> list[bytes]:
+        t = self.current
+        if s in t.acked or s not in t.sent:
+            return []
+        t.float_seqs.add(s)
+        self.counters["float_requests"] += 1
+        if self.profile.worker_resends_on_float_request:
+            return [self._frame(s, resend=True)]
+        return []
+
+    def _parameter(self, packet: AtpPacket, s: int) -> list[bytes]:
+        t = self.current
+        float_mode = bool(packet.flags & FLAG_OVERFLOW)
+        raw = (bits_float(float_bits_on_wire(packet.values, self.profile)) if float_mode
+               else packet.values.copy())
+        ecn = bool(packet.flags & FLAG_ECN)
+        t.acked[s] = SeqOutcome(float_mode, raw, ecn)
+        if packet.flags & FLAG_COLLISION:
+            self.slots[(s - 1) % self.job.window] = index_on_wire(
+                packet.tensor_len, self.profile)
+            self.counters["remaps"] += 1
+        out: list[bytes] = []
+        holes = [h for h in t.unacked_sent() if h < s and h not in t.hole_resent]
+        for h in holes:
+            t.hole_resent.add(h)
+            self.counters["hole_resends"] += 1
+            out.append(self._frame(h, resend=True))
+        if self.job.congestion_control:
+            self._aimd(s, ecn)
+            out += self._send_new()
+        else:
+            nxt = s + self.job.window
+            if nxt <= t.packets and nxt not in t.sent:
+                out.append(self._frame(nxt, resend=False))
+                t.sent.add(nxt)
+                t.next_seq = max(t.next_seq, nxt + 1)
+        if len(t.acked) == t.packets:
+            self.done[t.key] = t
+            self.current = None
+            out += self._next_tensor()
+        return out
+
+    def _aimd(self, s: int, ecn: bool) -> None:
+        self.cc_ecn_seen |= ecn
+        if s < self.cc_boundary:
+            return
+        if self.cc_ecn_seen:
+            self.cwnd //= 2
+            self.counters["window_halved"] += 1
+        else:
+            self.cwnd += CWND_STEP
+        self.cwnd = max(CWND_MIN, min(CWND_MAX, self.cwnd))
+        self.cwnd -= self.cwnd % FRAME_LEN
+        self.cc_ecn_seen = False
+        self.cc_boundary = self.current.next_seq - 1 + self.window()
+
+    # -- the timer ------------------------------------------------------------------
+    def deadline(self) -> int | None:
+        if self.killed or self.current is None:
+            return None
+        timeout = TIMEOUT_NS if self.heard_anything else START_TIMEOUT_NS
+        return self.last_heard + timeout
+
+    def on_timeout(self, now: int) -> list[bytes]:
+        deadline = self.deadline()
+        if deadline is None or now < deadline:
+            return []
+        self.last_heard = now
+        self.counters["timeouts"] += 1
+        out = []
+        for s in self.current.unacked_sent():
+            self.counters["timeout_resends"] += 1
+            out.append(self._frame(s, resend=True))
+        return out
+
+    # -- results ----------------------------------------------------------------------
+    def tensor_result(self, key: int) -> np.ndarray | None:
+        """The dequantized (or float) result of a finished tensor, float64 [length]."""
+        t = self.done.get(key)
+        if t is None:
+            return None
+        parts = []
+        for s in range(1, t.packets + 1):
+            outcome = t.acked[s]
+            parts.append(outcome.raw.astype(np.float64) if outcome.float_mode
+                         else dequantize(outcome.raw, self.job.scale))
+        return np.concatenate(parts)[:t.length]
