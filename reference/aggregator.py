@@ -43,11 +43,16 @@ def saturating_add(current: np.ndarray, incoming: np.ndarray) -> np.ndarray:
     """Element-wise sticky saturating add (spec 4.6): an element already at a bound stays
     there; a sum clamps to ``[-2^31, 2^31 - 1]``. int64 in, int64 out."""
     total = current + incoming
-    np.clip(total, INT32_MIN, INT32_MAX, out=total)
+    np.minimum(total, INT32_MAX, out=total)
+    np.maximum(total, INT32_MIN, out=total)
     sticky = (current >= INT32_MAX) | (current <= INT32_MIN)
     if sticky.any():
         total[sticky] = current[sticky]
     return total
+
+
+def _touches_bound(values: np.ndarray) -> bool:
+    return bool(values.max() >= INT32_MAX or values.min() <= INT32_MIN)
 
 
 class AggregatorPool:
@@ -61,6 +66,9 @@ class AggregatorPool:
         self.values = np.zeros((size, ELEMENTS), dtype=np.int64)
         self.occupied = 0
         self.touched: set[int] = set()
+        # whether any value of the aggregator sits at a bound (sticky saturation); lets
+        # the common case skip the clamp and the sticky mask
+        self.at_bound = [False] * size
 
     # -- section 4: gradient packets ---------------------------------------------------
     def gradient(
@@ -110,8 +118,14 @@ class AggregatorPool:
         if new:                                      # 4.6
             if prev == 0 and (first_completing_overwrites or not complete):
                 self.values[index] = values
+                self.at_bound[index] = _touches_bound(values)
             else:
-                self.values[index] = saturating_add(self.values[index], values)
+                current = self.values[index]
+                total = current + values
+                if self.at_bound[index] or _touches_bound(total):
+                    total = saturating_add(current, values)
+                    self.at_bound[index] = _touches_bound(total)
+                self.values[index] = total
         if complete or (not new and count == fan_in):  # 4.7
             return Verdict.EMIT, merged, bool(ecn)
         return Verdict.ABSORBED, merged, bool(ecn)

@@ -211,7 +211,8 @@ def run_scenario(scenario: Scenario) -> Run:
                   for key, ps in pses.items()}
 
     return Run(
-        scenario=scenario, status=status, time_ns=net.now, events=net.events,
+        scenario=scenario, status=status,
+        time_ns=max(finished_at.values(), default=0) if status == "done" else net.now, events=net.events,
         logs=net.logs, checkpoints=checkpoints,
         final_registers={n: s.snapshot() for n, s in net.switches.items()},
         worker_results=worker_results, worker_outcomes=worker_outcomes,

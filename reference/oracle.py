@@ -1,0 +1,106 @@
+"""What every worker must receive, computed from the inputs alone (spec section 10).
+
+For each (job, key, seq) the exact answer is ``sum over workers of q(x_w)`` when the seq
+stays in integer mode, or the float sum (within float32 rounding) in float mode. Which
+mode a seq ends in is partly dynamic: a seq whose inputs exceed a worker's threshold, or
+whose integer sum leaves int32, must end in float mode; otherwise a partial aggregate may
+still saturate on the way (its subset sum can leave int32 even when the total does not),
+so either mode is correct as long as its values are.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from reference.quantize import needs_float_mode, quantize
+from reference.scenario import Scenario
+from reference.wire import ELEMENTS, INT32_MAX, INT32_MIN
+
+FLOAT32_EPS = float(np.finfo(np.float32).eps)
+
+
+@dataclass(frozen=True)
+class ExpectedSeq:
+    int_sum: np.ndarray | None     # exact int64 sum, None when integer mode is impossible
+    float_sum: np.ndarray          # exact float64 sum of the float32 inputs
+    float_tolerance: np.ndarray    # allowed |error| per element in float mode
+    float_required: bool
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    app_id: int
+    worker: int
+    key: int
+    seq: int
+    reason: str
+
+    def __str__(self) -> str:
+        return (f"job {self.app_id} worker {self.worker} key {self.key} seq {self.seq}: "
+                f"{self.reason}")
+
+
+def expected_seqs(scenario: Scenario, app_id: int, key: int) -> list[ExpectedSeq]:
+    job = next(j for j in scenario.jobs if j.app_id == app_id)
+    tensor = next(t for t in job.tensors if t.key == key)
+    data = scenario.tensor_data(job, tensor)
+    padded = np.zeros((job.fan_in, tensor.packets * ELEMENTS), np.float32)
+    padded[:, :tensor.length] = data
+    out = []
+    for s in range(tensor.packets):
+        chunks = padded[:, s * ELEMENTS:(s + 1) * ELEMENTS]
+        float_sum = chunks.astype(np.float64).sum(axis=0)
+        tolerance = (job.fan_in * FLOAT32_EPS * np.abs(chunks.astype(np.float64)).sum(axis=0)
+                     + np.abs(float_sum) * FLOAT32_EPS + 1e-45)
+        worker_float = any(needs_float_mode(c, job.scale, job.effective_threshold)
+                           for c in chunks)
+        int_sum = None
+        if not worker_float:
+            int_sum = sum(quantize(c, job.scale).astype(np.int64) for c in chunks)
+            if ((int_sum >= INT32_MAX) | (int_sum <= INT32_MIN)).any():
+                int_sum = None
+        out.append(ExpectedSeq(int_sum, float_sum, tolerance, int_sum is None))
+    return out
+
+
+def verify_results(run) -> list[Mismatch]:
+    """Every finished worker's every seq against the oracle (killed jobs are skipped)."""
+    mismatches: list[Mismatch] = []
+    scenario = run.scenario
+    for job in scenario.jobs:
+        if job.app_id in run.killed:
+            continue
+        for tensor in job.tensors:
+            expected = expected_seqs(scenario, job.app_id, tensor.key)
+            for w in range(job.fan_in):
+                outcomes = run.worker_outcomes.get((job.app_id, w), {}).get(tensor.key)
+                if outcomes is None:
+                    mismatches.append(Mismatch(job.app_id, w, tensor.key, 0,
+                                               "tensor never completed"))
+                    continue
+                for s, (exp, got) in enumerate(zip(expected, outcomes), start=1):
+                    reason = check_seq(exp, got.float_mode, got.raw)
+                    if reason:
+                        mismatches.append(Mismatch(job.app_id, w, tensor.key, s, reason))
+    return mismatches
+
+
+def check_seq(exp: ExpectedSeq, float_mode: bool, raw: np.ndarray) -> str | None:
+    """None if the received aggregate is right, else why not (first bad element)."""
+    if float_mode:
+        error = np.abs(raw.astype(np.float64) - exp.float_sum)
+        bad = np.flatnonzero(error > exp.float_tolerance)
+        if bad.size:
+            i = int(bad[0])
+            return (f"float element {i}: got {float(raw[i])!r}, exact sum "
+                    f"{exp.float_sum[i]!r} (tolerance {exp.float_tolerance[i]:.3g})")
+        return None
+    if exp.int_sum is None:
+        return "integer result where only float mode is correct (threshold or int32 overflow)"
+    bad = np.flatnonzero(raw.astype(np.int64) != exp.int_sum)
+    if bad.size:
+        i = int(bad[0])
+        return f"int element {i}: got {int(raw[i])}, exact sum {int(exp.int_sum[i])}"
+    return None
