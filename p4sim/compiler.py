@@ -1105,7 +1105,7 @@ class Compiler:
                 raise serr(s.loc, f"cannot assign to '{expr_text(s.lhs)}'")
             if lv.extra is not None and lv.extra[0] != "lstruct":
                 raise serr(s.loc, f"cannot assign to '{expr_text(s.lhs)}'")
-            self.assign_to(lv, s.rhs, sc, fc, em, s.loc)
+            self.assign_to(lv, s.rhs, sc, fc, em, s.loc, expr_text(s.lhs))
         elif k == "callstmt":
             v = self.call(s.call, sc, fc, em, stmt=True)
             if v is not None and v.code is not None:
@@ -1235,7 +1235,7 @@ class Compiler:
         else:
             raise serr(self.cur_loc, "internal: bad lvalue")
 
-    def assign_to(self, lv, rhs, sc, fc, em, loc):
+    def assign_to(self, lv, rhs, sc, fc, em, loc, target=None):
         t = lv.t
         if lv.extra and lv.extra[0] == "lstruct":
             if rhs.k != "list":
@@ -1274,7 +1274,7 @@ class Compiler:
             em.line(f"S[{lv.base}:{addb(lv.base, t.nslots)}] = S[{rv.base}:{addb(rv.base, t.nslots)}]")
             return
         rv = self.expr(rhs, sc, fc, em, want=t)
-        self.store(lv, self.convert(rv, t, loc, f"assignment to '{expr_text_safe(lv)}'").code, em)
+        self.store(lv, self.convert(rv, t, loc, f"assignment to '{target or 'variable'}'").code, em)
 
     def list_items(self, rhs, t, loc):
         if rhs.named:
@@ -1395,6 +1395,10 @@ class Compiler:
 
     def member(self, e, sc, fc, em):
         name = e.name
+        if e.expr.k == "name" and e.expr.name == "error":
+            if name not in self.error_members:
+                raise serr(e.loc, f"no error '{name}' declared")
+            return cval(self.error_members.index(name), self.error_t)
         bv = self.expr(e.expr, sc, fc, em)
         ex = bv.extra
         if ex is not None:
@@ -1421,10 +1425,6 @@ class Compiler:
                     return Val(code=f"{code}[1]", extra=("action_run", tinfo))
                 raise serr(e.loc, f"table apply result has no member '{name}'")
             return Val(extra=("method", bv, name))
-        if e.expr.k == "name" and e.expr.name == "error":
-            if name not in self.error_members:
-                raise serr(e.loc, f"no error '{name}' declared")
-            return cval(self.error_members.index(name), self.error_t)
         t = bv.t
         if isinstance(t, (HeaderT, StructT)):
             if name in t.offsets:
