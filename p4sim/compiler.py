@@ -9,7 +9,7 @@ kept in ``0..2**W-1`` and ``int<W>`` values in ``-2**(W-1)..2**(W-1)-1``; every 
 that can leave that range is followed by masking.
 """
 from .ast import N
-from .errors import P4SemanticError, UnsupportedError
+from .errors import Loc, P4SemanticError, UnsupportedError
 from .runtime import ActionSpec, CounterSpec, KeySpec, RegisterSpec, TableSpec
 from .types import (Bits, BlockT, BoolT, EnumT, ErrorT, ExternT, HeaderT, IntT,
                     MatchKindT, StackT, StringT, StructT, VoidT, nslots, same_type,
@@ -235,7 +235,7 @@ class Compiler:
             self.declare(d)
         main = self.glob.lookup("main")
         if main is None or main.extra is None or main.extra[0] != "package":
-            raise serr(self.decls[-1].loc if self.decls else None,
+            raise serr(self.decls[-1].loc if self.decls else Loc(self.filename, 1, 1),
                        "program has no package instance named 'main' (e.g. Switch(pipe) main;)")
         self.compile_main(main.extra[1])
 
@@ -296,10 +296,10 @@ class Compiler:
             self.glob[d.name] = Val(extra=("extern_fn", d))
         elif k in ("parser", "control", "parser_type", "control_type", "package"):
             self.types[d.name] = BlockT(k, d.name, d)
-        elif k == "action":
-            self.glob[d.name] = Val(extra=("action", Callable("action", d, self.glob, d.name, d.name)))
-        elif k == "function":
-            self.glob[d.name] = Val(extra=("function", Callable("function", d, self.glob, d.name, d.name)))
+        elif k in ("action", "function"):
+            cal = Callable(k, d, self.glob, d.name, d.name)
+            self.glob[d.name] = Val(extra=(k, cal))
+            self.ensure_callable(cal)
         elif k == "instance":
             t = self.resolve_type(d.type)
             if isinstance(t, BlockT) and t.kind == "package":
@@ -704,8 +704,9 @@ class Compiler:
                     raise serr(loc_.loc, f"constant '{loc_.name}' needs a compile-time value")
                 sc[loc_.name] = cval(self.convert(v, t, loc_.loc, loc_.name).const, t)
             elif k == "action":
-                sc[loc_.name] = Val(extra=("action", Callable("action", loc_, sc, f"{qual}.{loc_.name}",
-                                                              loc_.name)))
+                cal = Callable("action", loc_, sc, f"{qual}.{loc_.name}", loc_.name)
+                sc[loc_.name] = Val(extra=("action", cal))
+                self.ensure_callable(cal)   # type-check every action, used or not
             elif k == "table":
                 sc[loc_.name] = Val(extra=("table", self.compile_table(loc_, sc, fc, qual)))
             elif k == "instance":

@@ -95,6 +95,9 @@ def tokenize(text, filename="<string>"):
                 line_start = pos
                 continue
             m = _PRAGMA_RE.match(text, pos)
+            if m and text[pos:m.end()].lstrip().startswith("#pragma"):
+                pos = m.end()   # compiler hints (#pragma): no semantics in p4sim
+                continue
             if m and text[pos:m.end()].lstrip().startswith("#"):
                 raise P4SyntaxError(Loc(fname, line, 1),
                                     f"unexpected preprocessor directive '{m.group(0).strip()[:40]}'")

@@ -20,11 +20,22 @@ class _PP(Preprocessor):
         self.errors.append((file, line, msg))
 
     def on_include_not_found(self, is_malformed, is_system_include, curdir, includepath):
-        # record and skip: reported below as a located error
-        self.errors.append((self.lastfile if hasattr(self, "lastfile") else "<unknown>", 0,
-                            f"include file not found: {includepath}"))
-        from pcpp.preprocessor import OutputDirective, Action
+        d = getattr(self, "lastdirective", None)
+        src = d.source if d is not None else "<unknown>"
+        line = d.lineno if d is not None else 1
+        what = "malformed #include" if is_malformed else "include file not found"
+        self.errors.append((src, line, f"{what}: {includepath}"))
+        from pcpp.preprocessor import Action, OutputDirective
         raise OutputDirective(Action.IgnoreAndRemove)
+
+    def on_directive_unknown(self, directive, toks, ifpassthru, precedingtoks):
+        if directive.value == "error":
+            self.errors.append((directive.source, directive.lineno,
+                                "#error " + "".join(t.value for t in toks).strip()))
+            return True
+        if directive.value == "warning":
+            return True
+        return None
 
     def on_comment(self, tok):
         return False  # strip comments

@@ -187,6 +187,19 @@ extern Resubmit {
 
 extern T port_metadata_unpack<T>(packet_in pkt);
 
+/* Declared so that programs using them get a clear "unsupported extern" error. */
+extern Mirror { Mirror(); void emit(in MirrorId_t session_id); }
+extern Digest<T> { Digest(); void pack(in T data); }
+extern Meter<I> { Meter(bit<32> size, MeterType_t type); bit<8> execute(in I index); }
+extern DirectMeter { DirectMeter(MeterType_t type); bit<8> execute(); }
+extern Lpf<T, I> { Lpf(bit<32> size); T execute(in T val, in I index); }
+extern Wred<T, I> { Wred(bit<32> size, bit<8> drop_value, bit<8> no_drop_value); bit<8> execute(in T val, in I index); }
+extern RegisterParam<T> { RegisterParam(T initial_value); T read(); }
+extern ActionProfile { ActionProfile(bit<32> size); }
+extern ActionSelector { ActionSelector(ActionProfile action_profile, Hash<_> hash, bit<32> max_group_size, bit<32> num_groups); }
+extern ParserCounter { ParserCounter(); void set<T>(in T value); bool is_zero(); void decrement(in bit<8> value); }
+extern ParserPriority { ParserPriority(); void set(in bit<3> prio); }
+
 parser IngressParserT<H, M>(
     packet_in pkt,
     out H hdr,
