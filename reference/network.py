@@ -30,6 +30,7 @@ class EgressRecord:
     time_ns: int
     port: int
     frame: bytes
+    after: int  # index of the ingress record that produced it
 
 
 @dataclass
@@ -104,7 +105,8 @@ class Network:
             log.ingress.append(IngressRecord(self.now, port, frame, depth))
             out = switch.process(port, frame, self.now, depth)
             for out_port, out_frame in out:
-                log.egress.append(EgressRecord(self.now, out_port, out_frame))
+                log.egress.append(EgressRecord(self.now, out_port, out_frame,
+                                               len(log.ingress) - 1))
                 self.transmit(node, out_port, out_frame)
             self.on_switch_processed(node, switch)
             return

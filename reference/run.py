@@ -30,7 +30,8 @@ class Run:
     time_ns: int
     events: int
     logs: dict[str, SwitchLog]
-    checkpoints: dict[int, dict[str, Snapshot]]
+    # time -> switch -> (ingress records seen before the snapshot, snapshot)
+    checkpoints: dict[int, dict[str, tuple[int, Snapshot]]]
     final_registers: dict[str, Snapshot]
     worker_results: dict[tuple[int, int], dict[int, np.ndarray]]
     worker_outcomes: dict[tuple[int, int], dict[int, list[SeqOutcome]]]
@@ -164,10 +165,11 @@ def run_scenario(scenario: Scenario) -> Run:
                     record_occupancy(switch.config.name, switch)
             net.at(kill.at_ns + kill.teardown_after_ns, teardown)
 
-    checkpoints: dict[int, dict[str, Snapshot]] = {}
+    checkpoints: dict[int, dict[str, tuple[int, Snapshot]]] = {}
     for t in scenario.checkpoints_ns:
         def snap(t=t):
-            checkpoints[t] = {n: s.snapshot() for n, s in net.switches.items()}
+            checkpoints[t] = {n: (len(net.logs[n].ingress), s.snapshot())
+                              for n, s in net.switches.items()}
         net.at(t, snap)
 
     finished_at: dict[int, int] = {}
