@@ -1,0 +1,305 @@
+"""Spec section 6 (and 9.5): the parameter server, one test per rule.
+
+Job 1: workers w0, w1, w2 (bits 1, 2, 4; n = 3), one PS, single rack. The registry of
+claimed pool indexes holds {0, 1, 2, 5}, so the first unused index is 3, then 4, then 6.
+"""
+
+from __future__ import annotations
+
+import struct
+
+import numpy as np
+import pytest
+
+from conftest import (
+    ACK, COLLISION, DATA_INDEX, ECN, I32_MAX, I32_MIN, OVERFLOW, RESEND, frame, parse,
+    vals,
+)
+from reference.profiles import ATP_RELEASE, SPEC
+from reference.ps import IndexRegistry, ParameterServer
+from reference.topology import Job, JobLayout, Rack, Tensor, Topology
+
+TOPO = Topology((Rack("r0", ("w0", "w1", "w2", "ps0", "ps1")),))
+JOB = Job(app_id=1, workers=("w0", "w1", "w2"), pses=("ps0",), window=4,
+          tensors=(Tensor(key=7, length=62),))
+PS_MAC = bytes.fromhex("020000000004")
+
+
+def make_ps(profile=SPEC, job=JOB, ps_index=0, claimed=(0, 1, 2, 5), pool=16):
+    registry = IndexRegistry(pool)
+    registry.claim(claimed)
+    return ParameterServer(job, ps_index, JobLayout(job, TOPO), PS_MAC, profile, registry)
+
+
+def fbits(*xs):
+    """float32 bit patterns as int32 (by hand, with struct)."""
+    out = [struct.unpack("!i", struct.pack("!f", x))[0] for x in xs]
+    return vals(*out)
+
+
+def as_floats(values):
+    return [struct.unpack("!f", struct.pack("!i", v))[0] for v in values]
+
+
+def g(bit, values=None, **kw):
+    kw.setdefault("fan_in", 3)
+    return frame(app_id=1, seq=1, bitmap=bit, agtr=5, key=7,
+                 values=vals() if values is None else values, **kw)
+
+
+def only_state(p):
+    (state,) = p.seqs.values()
+    return state
+
+
+def is_float_request(data, seq=1):
+    got = parse(data)
+    assert got["ack"] == 1 and got["overflow"] == 1 and got["resend"] == 0, got
+    assert got["collision"] == 0 and got["seq"] == seq and got["app_id"] == 1
+    assert got["eth_src"] == PS_MAC and got["eth_dst"] == b"\xff" * 6
+    return got
+
+
+# ---------------------------------------------------------------- overflow ----------
+
+@pytest.mark.rule("6.1")
+@pytest.mark.parametrize("marker", [I32_MAX, I32_MIN])
+def test_6_revealed_overflow_requests_floats_and_discards_int_sum(marker):
+    p = make_ps()
+    assert p.on_frame(g(1, vals(5))) == []                      # counted: {w0}
+    out = p.on_frame(g(2, vals(1, marker)))
+    assert len(out) == 1
+    req = is_float_request(out[0])
+    assert req["agtr"] == 5 and req["key"] == 7 and req["ps_index"] == 0
+    state = p.seqs[(7, 1)]
+    assert state.float_mode and state.counted == 0             # partial sum discarded
+    # now the three float contributions alone make the result
+    p.on_frame(g(1, fbits(1.5), flags=OVERFLOW | RESEND))
+    p.on_frame(g(2, fbits(2.25), flags=OVERFLOW | RESEND))
+    out = p.on_frame(g(4, fbits(-0.5), flags=OVERFLOW | RESEND))
+    got = parse(out[-1])
+    assert got["ack"] == 1 and got["overflow"] == 1
+    assert as_floats(got["values"][:2]) == [3.25, 0.0]
+
+
+@pytest.mark.rule("6.1")
+def test_6_float_request_of_a_resend_has_resend_clear():
+    p = make_ps()
+    out = p.on_frame(g(1, vals(I32_MAX), flags=RESEND | COLLISION | ECN, ps_index=0))
+    is_float_request(out[0])
+
+
+@pytest.mark.rule("6.1")
+def test_6_float_packet_for_int_seq_requests_floats_and_is_counted():
+    p = make_ps()
+    p.on_frame(g(2, vals(100)))                                 # int contribution of w1
+    out = p.on_frame(g(1, fbits(1.0), flags=OVERFLOW))
+    assert len(out) == 1
+    is_float_request(out[0])
+    state = p.seqs[(7, 1)]
+    assert state.float_mode and state.counted == 0b001          # w0's float counted,
+    assert float(state.total[0]) == 1.0                         # w1's int discarded
+
+
+@pytest.mark.rule("6.1")
+def test_6_int_packet_for_float_seq_requests_again_not_counted():
+    p = make_ps()
+    p.on_frame(g(1, fbits(1.0), flags=OVERFLOW))
+    out = p.on_frame(g(2, vals(123)))
+    assert len(out) == 1
+    is_float_request(out[0])
+    state = p.seqs[(7, 1)]
+    assert state.counted == 0b001 and float(state.total[0]) == 1.0
+    # even a full int packet does not count for a float seq
+    assert len(p.on_frame(g(7, vals(9)))) == 1
+    assert p.seqs[(7, 1)].counted == 0b001 and p.seqs[(7, 1)].parameter is None
+
+
+@pytest.mark.rule("6.1")
+def test_6_ps_int64_sum_leaving_int32_is_treated_as_overflow():
+    # decision in ps.py: two in-range partials whose sum leaves int32 -> float mode
+    p = make_ps()
+    p.on_frame(g(1, vals(2**30 + 2**29)))
+    out = p.on_frame(g(2, vals(2**30)))
+    assert len(out) == 1
+    is_float_request(out[0])
+    assert p.seqs[(7, 1)].float_mode and p.seqs[(7, 1)].counted == 0
+
+
+# ---------------------------------------------------------------- counting ----------
+
+@pytest.mark.rule("6.2")
+def test_6_full_packet_is_the_sum():
+    p = make_ps()
+    p.on_frame(g(1, vals(1000)))                                # a partial first
+    out = p.on_frame(g(0b111, vals(6, -6)))
+    assert len(out) == 1
+    got = parse(out[0])
+    assert got["values"][:3] == [6, -6, 0]                      # replaces, not adds
+    assert p.result(7, 1).values[:2] == (6, -6)
+
+
+@pytest.mark.rule("6.2")
+def test_6_disjoint_partials_complete():
+    p = make_ps()
+    assert p.on_frame(g(0b001, vals(1, 10))) == []
+    assert p.on_frame(g(0b100, vals(4, 40))) == []
+    out = p.on_frame(g(0b010, vals(2, 20)))
+    assert parse(out[0])["values"][:3] == [7, 70, 0]
+
+
+@pytest.mark.rule("6.2")
+def test_6_overlapping_partial_is_ignored_whole():
+    p = make_ps()
+    p.on_frame(g(0b001, vals(1)))
+    assert p.on_frame(g(0b011, vals(1000))) == []               # shares w0
+    assert p.seqs[(7, 1)].counted == 0b001
+    assert int(p.seqs[(7, 1)].total[0]) == 1
+    out = p.on_frame(g(0b110, vals(6)))
+    assert parse(out[0])["values"][0] == 7
+
+
+@pytest.mark.rule("6.2")
+def test_6_int_and_float_never_mix():
+    p = make_ps()
+    p.on_frame(g(1, vals(5_000_000)))                           # int, scale-free number
+    p.on_frame(g(2, fbits(2.0), flags=OVERFLOW | RESEND))
+    p.on_frame(g(1, fbits(1.0), flags=OVERFLOW | RESEND))
+    out = p.on_frame(g(4, fbits(4.0), flags=OVERFLOW | RESEND))
+    got = parse(out[-1])
+    assert as_floats(got["values"][:1]) == [7.0]
+
+
+# ---------------------------------------------------------------- collision ---------
+
+@pytest.mark.rule("6.3")
+def test_6_collision_marks_seq_and_parameter_carries_fresh_index():
+    p = make_ps()
+    p.on_frame(g(1, vals(1), flags=COLLISION))
+    p.on_frame(g(2, vals(2)))
+    out = p.on_frame(g(4, vals(4)))
+    got = parse(out[0])
+    assert got["collision"] == 1 and got["tensor_len"] == 3     # first unused index
+    assert got["values"][0] == 7
+    # the next collided seq gets the next unused index, skipping claimed 5
+    for seq, expected in ((2, 4), (3, 6)):
+        p.on_frame(frame(app_id=1, seq=seq, bitmap=7, fan_in=3, key=7, flags=COLLISION))
+        got = parse(p.seqs[(7, seq)].parameter)
+        assert got["collision"] == 1 and got["tensor_len"] == expected
+
+
+@pytest.mark.rule("6.3")
+def test_6_no_collision_mark_clears_collision_and_keeps_tensor_len():
+    p = make_ps()
+    out = p.on_frame(g(7, vals(1), tensor_len=62))
+    got = parse(out[0])
+    assert got["collision"] == 0 and got["tensor_len"] == 62
+
+
+@pytest.mark.rule("6.3")
+def test_6_fresh_index_is_never_one_in_use_and_falls_back_when_pool_is_full():
+    r = IndexRegistry(4)
+    r.claim([0, 2])
+    assert [r.fresh(9), r.fresh(9), r.fresh(9)] == [1, 3, 9]
+
+
+# ---------------------------------------------------------------- parameter ---------
+
+@pytest.mark.rule("6.4")
+def test_6_parameter_packet_echoes_header_of_the_completing_packet():
+    p = make_ps(job=Job(app_id=1, workers=("w0", "w1", "w2"), pses=("ps0", "ps1"),
+                        window=4, tensors=(Tensor(key=7, length=62),)), ps_index=1)
+    p.on_frame(g(1, vals(1), ps_index=1))
+    src = g(6, vals(2, 3), ps_index=1, flags=ECN | RESEND | DATA_INDEX, tensor_len=100)
+    out = p.on_frame(src)
+    assert len(out) == 1
+    want = parse(src)
+    want.update(flags=(1 << 5) | ECN | RESEND | ACK, ack=1, data_index=0,
+                values=[int(v) for v in vals(3, 3)], eth_src=PS_MAC,
+                eth_dst=b"\xff" * 6)
+    assert parse(out[0]) == want
+
+
+@pytest.mark.rule("6.4")
+def test_6_float_parameter_has_overflow_and_resend():
+    p = make_ps()
+    p.on_frame(g(1, fbits(0.5), flags=OVERFLOW))               # first float: counted
+    p.on_frame(g(2, fbits(0.25), flags=OVERFLOW))
+    out = p.on_frame(g(4, fbits(0.125), flags=OVERFLOW))      # completes, no resend
+    got = parse(out[-1])
+    assert got["ack"] == 1 and got["overflow"] == 1 and got["resend"] == 1
+    assert as_floats(got["values"][:1]) == [0.875]
+
+
+@pytest.mark.rule("6.5")
+def test_6_duplicate_after_completion_is_answered_with_same_parameter():
+    p = make_ps()
+    first = p.on_frame(g(7, vals(5), flags=COLLISION))
+    again = p.on_frame(g(1, vals(999)))
+    assert again == first
+    again = p.on_frame(g(7, vals(999), flags=RESEND))
+    assert again == first
+    assert p.result(7, 1).values[0] == 5
+
+
+@pytest.mark.rule("6")
+def test_6_ps_ignores_parameters_other_jobs_and_other_ps_index():
+    p = make_ps()
+    assert p.on_frame(g(7, flags=ACK)) == []
+    assert p.on_frame(frame(app_id=2, bitmap=7, fan_in=3)) == []
+    assert p.on_frame(g(7, ps_index=1)) == []
+    assert p.seqs == {}
+
+
+@pytest.mark.rule("6")
+def test_6_multiple_pses_by_key():
+    job = Job(app_id=1, workers=("w0",), pses=("ps0", "ps1"), window=2,
+              tensors=(Tensor(key=4, length=62), Tensor(key=5, length=62)))
+    assert [job.ps_index_of(k) for k in (4, 5, 6, 7)] == [0, 1, 0, 1]
+
+
+# ---------------------------------------------------------------- 9.5 ---------------
+
+@pytest.mark.rule("9.5")
+def test_9_5_release_ps_does_not_count_first_float_packet():
+    p = make_ps(ATP_RELEASE)
+    out = p.on_frame(g(1, fbits(1.0), flags=OVERFLOW))
+    assert len(out) == 1
+    is_float_request(out[0])
+    assert only_state(p).float_mode and only_state(p).counted == 0
+    out = p.on_frame(g(2, fbits(2.0), flags=OVERFLOW))          # float seq, not resend
+    assert len(out) == 1
+    is_float_request(out[0])
+    assert only_state(p).counted == 0
+
+
+@pytest.mark.rule("9.5")
+def test_9_5_release_ps_counts_float_resends_and_copies_resend():
+    p = make_ps(ATP_RELEASE)
+    p.on_frame(g(1, fbits(1.0), flags=OVERFLOW))
+    for bit, x in ((1, 1.0), (2, 2.0)):
+        assert p.on_frame(g(bit, _host_order_floats(x), flags=OVERFLOW | RESEND)) == []
+    out = p.on_frame(g(4, _host_order_floats(4.0), flags=OVERFLOW | RESEND))
+    got = parse(out[-1])
+    assert got["overflow"] == 1 and got["resend"] == 1 and got["ack"] == 1
+    # 9.3: float values are host-order (little-endian) floats on the wire
+    raw = struct.pack("!i", got["values"][0])
+    assert struct.unpack("<f", raw)[0] == 7.0
+
+
+def _host_order_floats(x):
+    """A float-mode payload as the release writes it: little-endian float32 bytes (9.3)."""
+    v = struct.unpack("!i", struct.pack("<f", x))[0]
+    return vals(v)
+
+
+@pytest.mark.rule("9.3")
+def test_9_3_release_key_and_remapped_index_in_host_order():
+    p = make_ps(ATP_RELEASE)
+    key_le = int.from_bytes((7).to_bytes(8, "little"), "big")
+    out = p.on_frame(frame(app_id=1, seq=1, bitmap=7, fan_in=3, key=key_le,
+                           flags=COLLISION))
+    got = parse(out[0])
+    assert got["key"] == key_le                                 # echoed as received
+    assert got["tensor_len"] == int.from_bytes((3).to_bytes(4, "little"), "big")
+    assert p.result(7, 1) is not None                           # PS read key 7
