@@ -83,7 +83,7 @@ def main(argv=None):
         return f[:34] + AGG.pack(*out)
     hand_pps = timed(hand_model, frames, args.seconds)
 
-    print(f"program: {os.path.relpath(PROGRAM, ROOT)} (62 RegisterActions + 1 counter per packet)")
+    print(f"program: {os.path.relpath(PROGRAM, ROOT)} (62 value RegisterActions + 1 count RegisterAction per packet)")
     print(f"compile time: {compile_s * 1000:.0f} ms")
     print(f"p4sim: {p4sim_pps:,.0f} packets/s (one core, full TNA pipeline incl. egress)")
     print(f"baseline struct decode only: {decode_pps:,.0f} packets/s "
