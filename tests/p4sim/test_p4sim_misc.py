@@ -1,0 +1,55 @@
+"""misc.p4: header copy, header stacks, out parameters, switch fall-through, bridged
+metadata, mcast_grp_b; and table size enforcement."""
+import pytest
+
+import p4sim
+
+DST = (0xAABBCCDDEEFF).to_bytes(6, "big")
+
+
+def frame(op, i=0, a=0, b=0):
+    return DST + bytes(6) + b"\x12\x34" + bytes([op, i, a, b, 0x10, 0x20]) + b"PAY"
+
+
+def expect(ctl_and_items, extra=b""):
+    # egress rewrites src to 0 ++ bridge.tag (0x5A) ++ ingress port (3); bridge not emitted
+    return DST + bytes([0, 0, 0, 0x5A, 0, 3]) + b"\x12\x34" + ctl_and_items + extra + b"PAY"
+
+
+@pytest.fixture
+def sw(switch_for):
+    return switch_for("misc.p4")
+
+
+@pytest.mark.parametrize("op", [1, 2])
+def test_header_copy_and_fallthrough(sw, op):
+    copy = DST + bytes(6) + b"\xbe\xef"
+    assert sw.inject(3, frame(op, 0, 47, 5)) == [(1, expect(bytes([op, 0, 47, 5, 0x10, 0x20]), copy))]
+
+
+def test_stack_push_pop_and_dynamic_index(sw):
+    assert sw.inject(3, frame(3, 0, 47, 5)) == [(1, expect(bytes([3, 0, 47, 5, 0x77, 0x10, 0x20])))]
+    assert sw.inject(3, frame(4, 0, 47, 5)) == [(1, expect(bytes([4, 0, 47, 5, 0x20])))]
+    assert sw.inject(3, frame(5, 1)) == [(1, expect(bytes([5, 1, 0, 0, 0x10, 0x99])))]
+    with pytest.raises(p4sim.P4RuntimeError, match="out of bounds"):
+        sw.inject(3, frame(5, 3))
+
+
+def test_function_out_parameters_and_default(sw):
+    assert sw.inject(3, frame(6, 0, 47, 5)) == [(1, expect(bytes([6, 0, 9, 2, 0x10, 0x20])))]
+    assert sw.inject(3, frame(8, 0, 47, 5)) == [(1, expect(bytes([8, 0, 0xEE, 5, 0x10, 0x20])))]
+
+
+def test_mcast_grp_b_with_unicast(sw):
+    sw.multicast_group_set(9, [(4, [6])])
+    out = sw.inject(3, frame(7))
+    assert [p for p, _ in out] == [1, 6]
+    assert out[0][1] == out[1][1] == expect(bytes([7, 0, 0, 0, 0x10, 0x20]))
+
+
+def test_table_size_is_enforced(switch_for):
+    sw = switch_for("l2_forward.p4")
+    for i in range(64):
+        sw.table_add("Ingress.forward", {"hdr.ethernet.dst_addr": i}, "drop")
+    with pytest.raises(p4sim.ControlPlaneError, match="full"):
+        sw.table_add("Ingress.forward", {"hdr.ethernet.dst_addr": 99}, "drop")
