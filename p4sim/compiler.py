@@ -155,6 +155,7 @@ class Compiler:
         self.pipeline = None
         self.layout = {}
         self.cur_loc = None
+        self.compiled_blocks = set()
 
     # ------------------------------------------------------------ helpers
     def uid(self, prefix):
@@ -235,9 +236,35 @@ class Compiler:
             self.declare(d)
         main = self.glob.lookup("main")
         if main is None or main.extra is None or main.extra[0] != "package":
+            self.check_unused_blocks()
             raise serr(self.decls[-1].loc if self.decls else Loc(self.filename, 1, 1),
                        "program has no package instance named 'main' (e.g. Switch(pipe) main;)")
         self.compile_main(main.extra[1])
+        self.check_unused_blocks()
+
+    def check_unused_blocks(self):
+        """Type-check parsers/controls the pipeline does not use (as p4c would)."""
+        for d in self.decls:
+            if d.k not in ("parser", "control") or id(d) in self.compiled_blocks:
+                continue
+            binds = []
+            for p in d.params:
+                t = self.resolve_type(p.type)
+                if isinstance(t, ExternT) and t.name in ("packet_in", "packet_out"):
+                    binds.append(Val(extra=("packet", t.name[7:])))
+                elif t is None or isinstance(t, (ExternT, BlockT)):
+                    raise UnsupportedError(p.loc, f"unsupported parameter type for '{p.name}'")
+                elif t.composite:
+                    base = self.alloc(t)
+                    binds.append(Val(t=t, base=base, lv=("C", base)))
+                else:
+                    base = self.alloc(t)
+                    binds.append(Val(code=f"S[{base}]", t=t, lv=("S", str(base), base)))
+            if d.k == "parser":
+                self.compile_parser(d, binds)
+            else:
+                deparser = bool(binds) and binds[0].extra is not None and binds[0].extra[1] == "out"
+                self.compile_control(d, d.name + "(unused)", binds, deparser)
 
     def declare(self, d):
         self.cur_loc = d.loc
@@ -591,6 +618,7 @@ class Compiler:
 
     # ------------------------------------------------------------ parsers
     def compile_parser(self, decl, binds):
+        self.compiled_blocks.add(id(decl))
         pyname = self.uid("prs")
         sc = Scope(self.glob)
         for p, b in zip(decl.params, binds):
@@ -715,6 +743,7 @@ class Compiler:
                 raise UnsupportedError(loc_.loc, f"unsupported declaration '{k}' in '{decl.name}'")
 
     def compile_control(self, decl, qual, binds, deparser=False):
+        self.compiled_blocks.add(id(decl))
         pyname = self.uid("dep" if deparser else "ctl")
         sc = Scope(self.glob)
         for p, b in zip(decl.params, binds):
