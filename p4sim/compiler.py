@@ -1654,12 +1654,15 @@ class Compiler:
             return Val(code=f"DIV({A}, {B})" if op == "/" else f"MOD({A}, {B})", t=t)
         if op in ("|+|", "|-|"):
             pop = "+" if op == "|+|" else "-"
+            tv = self.uid("_q")
             if t.signed:
                 h = 1 << (t.width - 1)
-                return Val(code=f"max(min({A} {pop} {B}, {h - 1}), {-h})", t=t)
-            if op == "|+|":
-                return Val(code=f"min({A} + {B}, {t.mask})", t=t)
-            return Val(code=f"max({A} - {B}, 0)", t=t)
+                lo, hi = -h, h - 1
+            else:
+                lo, hi = 0, t.mask
+            # clamp without min/max calls: (q if lo <= (q := a op b) <= hi else ...)
+            return Val(code=f"({tv} if {lo} <= ({tv} := {A} {pop} {B}) <= {hi} else "
+                            f"({hi} if {tv} > {hi} else {lo}))", t=t)
         raise UnsupportedError(loc, f"unsupported operator '{op}'")
 
     @staticmethod

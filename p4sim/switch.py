@@ -98,6 +98,12 @@ class Switch:
         self._s_mg_b = fslot("ig_tm_md", "mcast_grp_b")
         self._s_rid = fslot("ig_tm_md", "rid")
         self._eg_base, self._eg_t = L["eg_intr_md"]
+        self._eg_off = {f: self._eg_base + self._eg_t.offsets[f] for f, _ in self._eg_t.fields}
+        self._eg_shift = {}
+        rem = self._eg_t.bits
+        for f, ft in self._eg_t.fields:
+            rem -= ft.width
+            self._eg_shift[f] = rem
         self._s_eg_gts = fslot("eg_prsr_md", "global_tstamp")
         self._s_eg_drop = fslot("eg_dprsr_md", "drop_ctl")
 
@@ -201,14 +207,19 @@ class Switch:
         t = self._eg_t
         base = self._eg_base
         qd = int(qdepth) & ((1 << 19) - 1)
-        vals = {"egress_port": eport, "egress_rid": rid, "deq_qdepth": qd, "enq_qdepth": qd,
-                "pkt_length": len(frame) & 0xFFFF, "enq_tstamp": ts & 0x3FFFF}
+        plen = len(frame) & 0xFFFF
+        ets = ts & 0x3FFFF
+        o = self._eg_off
         S[base] = 1
-        word = 0
-        for fname, ft in t.fields:
-            v = vals.get(fname, 0)
-            S[base + t.offsets[fname]] = v
-            word = (word << ft.width) | v
+        S[o["egress_port"]] = eport
+        S[o["egress_rid"]] = rid
+        S[o["deq_qdepth"]] = qd
+        S[o["enq_qdepth"]] = qd
+        S[o["pkt_length"]] = plen
+        S[o["enq_tstamp"]] = ets
+        sh = self._eg_shift
+        word = ((eport << sh["egress_port"]) | (rid << sh["egress_rid"]) | (qd << sh["deq_qdepth"])
+                | (qd << sh["enq_qdepth"]) | (plen << sh["pkt_length"]) | (ets << sh["enq_tstamp"]))
         B = word.to_bytes(t.bits // 8, "big") + frame
         try:
             off = self._eg_parser(S, B, 0)
