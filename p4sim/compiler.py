@@ -634,6 +634,7 @@ class Compiler:
         if "start" not in states:
             raise serr(decl.loc, f"parser '{decl.name}' has no 'start' state")
         em.line(f"st = {states['start']}")
+        em.line("steps = 0")
         em.line("while True:")
         em.indent()
         for i, s in enumerate(decl.states):
@@ -683,6 +684,8 @@ class Compiler:
             em.line("raise Reject('Reject')")
         elif name in states:
             em.line(f"st = {states[name]}")
+            em.line("steps += 1")
+            em.line("if steps > 1024: raise Reject('ParserTimeout')")
             em.line("continue")
         else:
             raise serr(loc, f"unknown parser state '{name}'")

@@ -53,3 +53,12 @@ def test_table_size_is_enforced(switch_for):
         sw.table_add("Ingress.forward", {"hdr.ethernet.dst_addr": i}, "drop")
     with pytest.raises(p4sim.ControlPlaneError, match="full"):
         sw.table_add("Ingress.forward", {"hdr.ethernet.dst_addr": 99}, "drop")
+
+
+def test_parser_loop_without_progress_times_out():
+    src = open(__file__.replace("test_p4sim_misc.py", "programs/l2_forward.p4")).read()
+    src = src.replace("transition accept;", "transition spin;\n    }\n    state spin {\n"
+                      "        transition select(hdr.ethernet.ether_type) { 0: accept; default: spin; }")
+    sw = p4sim.Switch(p4sim.compile_source(src, __file__.replace("test_p4sim_misc.py", "programs/spin.p4")))
+    assert sw.inject(0, bytes(12) + b"\x08\x00") == []
+    assert sw.drops == [("ingress_parser", "ParserTimeout")]
