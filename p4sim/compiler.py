@@ -447,11 +447,11 @@ class Compiler:
         t = self.resolve_type(d.type)
         name = d.name
         if isinstance(t, BlockT):
-            if t.kind not in ("control",):
+            if t.kind not in ("control", "parser"):
                 raise UnsupportedError(d.loc, f"unsupported instantiation of {t.kind} '{t.name}'")
             if d.args:
-                raise UnsupportedError(d.loc, "control constructor arguments are not supported")
-            inst = Inst("control", qual, t.decl, t)
+                raise UnsupportedError(d.loc, f"{t.kind} constructor arguments are not supported")
+            inst = Inst(t.kind, qual, t.decl, t)
             scope[name] = Val(extra=("control_inst", inst))
             return
         if not isinstance(t, ExternT):
@@ -1069,7 +1069,10 @@ class Compiler:
             for p, a in zip(d.params, args):
                 t = self.resolve_type(p.type)
                 if isinstance(t, ExternT):
-                    raise UnsupportedError(p.loc, f"control '{d.name}': extern parameter '{p.name}'")
+                    if t.name in ("packet_in", "packet_out"):
+                        binds.append(Val(extra=("packet", t.name[7:])))
+                        continue
+                    raise UnsupportedError(p.loc, f"{inst.kind} '{d.name}': extern parameter '{p.name}'")
                 av = self.expr(a, sc, fc, em) if a is not None else None
                 if av is not None and av.lv is not None and av.lv[0] == "C" and isinstance(av.base, int):
                     binds.append(Val(t=t, base=av.base, lv=("C", av.base)))
@@ -1083,13 +1086,22 @@ class Compiler:
                         binds.append(Val(code=f"S[{base}]", t=t, lv=("S", str(base), base)))
             inst.info["binding"] = binds
             inst.info["fn"] = "PENDING"
-            inst.info["fn"] = self.compile_control(d, inst.qual, binds)
+            if inst.kind == "parser":
+                inst.info["fn"] = self.compile_parser(d, binds)
+            else:
+                dep = bool(binds) and binds[0].extra is not None and binds[0].extra[1] == "out"
+                inst.info["dep"] = dep
+                inst.info["fn"] = self.compile_control(d, inst.qual, binds, dep)
         binds = inst.info["binding"]
         post = []
         for p, a, b in zip(d.params, args, binds):
             if a is None:
                 continue
             av = self.expr(a, sc, fc, em)
+            if b.extra is not None:   # packet_in / packet_out: the caller's own
+                if av.extra != b.extra:
+                    raise serr(a.loc, f"argument '{p.name}' of '{inst.qual}' must be packet_{b.extra[1]}")
+                continue
             t = b.t
             if t.composite:
                 if av.base == b.base:
@@ -1109,7 +1121,12 @@ class Compiler:
                     if av.lv is None:
                         raise serr(a.loc, f"argument '{p.name}' must be an lvalue")
                     post.append(("store", av, b.code))
-        em.line(f"{inst.info['fn']}(S)")
+        if inst.kind == "parser":
+            em.line(f"off = {inst.info['fn']}(S, B, off)")
+        elif inst.info.get("dep"):
+            em.line(f"{inst.info['fn']}(S, O)")
+        else:
+            em.line(f"{inst.info['fn']}(S)")
         for x in post:
             if isinstance(x, tuple):
                 self.store(x[1], x[2], em)
@@ -1855,8 +1872,9 @@ class Compiler:
                 raise serr(e.loc, f"control instance has only apply()")
             if not stmt:
                 raise serr(e.loc, "control apply() has no value")
-            if fc is None or fc.kind != "control":
-                raise UnsupportedError(e.loc, "control apply outside a control")
+            need = {"parser": ("parser",), "control": ("control", "deparser")}[rex[1].kind]
+            if fc is None or fc.kind not in need:
+                raise UnsupportedError(e.loc, f"{rex[1].kind} apply inside a {fc.kind if fc else 'declaration'}")
             if rex[1].info.get("fn") == "PENDING":
                 raise serr(e.loc, "recursive control application")
             self.apply_control_inst(rex[1], e, sc, fc, em)

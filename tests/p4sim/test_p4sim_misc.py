@@ -62,3 +62,11 @@ def test_parser_loop_without_progress_times_out():
     sw = p4sim.Switch(p4sim.compile_source(src, __file__.replace("test_p4sim_misc.py", "programs/spin.p4")))
     assert sw.inject(0, bytes(12) + b"\x08\x00") == []
     assert sw.drops == [("ingress_parser", "ParserTimeout")]
+
+
+def test_sub_parser_and_sub_deparser(switch_for):
+    sw = switch_for("subparser.p4")
+    # not resubmitted: flag 0 written by the sub-parser's out parameter
+    assert sw.inject(1, bytes(12) + b"\x08\x00") == [(2, bytes(11) + b"\x00\x08\x00")]
+    # ether_type 1 asks for a resubmit; the second pass sees resubmit_flag = 1
+    assert sw.inject(1, bytes(12) + b"\x00\x01") == [(2, bytes(11) + b"\x01\x00\x01")]
