@@ -42,25 +42,36 @@ def test_slot_table_without_conflict_uses_salt_zero():
     assert got == expected
 
 
-@pytest.mark.rule("1")
-def test_salt_increments_on_intra_job_conflict():
-    # with a tiny pool conflicts are certain; compute the expected table by hand
-    P, S = 5, 5
+def table_by_hand(app_id, S, P):
     taken, expected = set(), []
     for slot in range(S):
         salt = 0
         while True:
-            idx = crc32_by_hand(bytes([7, 0, slot, 0, salt & 0xFF, salt >> 8])) % P
+            idx = crc32_by_hand(bytes([app_id & 0xFF, app_id >> 8, slot & 0xFF, slot >> 8,
+                                       salt & 0xFF, salt >> 8])) % P
             if idx not in taken:
                 break
             salt += 1
         taken.add(idx)
         expected.append(idx)
-    got = slot_indexes(7, S, P)
-    assert got == expected
+    return expected
+
+
+@pytest.mark.rule("1")
+@pytest.mark.parametrize("app_id", [3, 4, 7, 8, 300])
+def test_salt_increments_on_intra_job_conflict(app_id):
+    # with a tiny pool conflicts are certain; the table is computed by hand
+    P = S = 5
+    got = slot_indexes(app_id, S, P)
+    assert got == table_by_hand(app_id, S, P)
     assert sorted(got) == [0, 1, 2, 3, 4]
     # and at least one slot needed a non-zero salt
-    assert any(crc32_by_hand(bytes([7, 0, s, 0, 0, 0])) % P != got[s] for s in range(S))
+    assert any(aggregator_hash(app_id, s, 0, P) != got[s] for s in range(S))
+
+
+@pytest.mark.rule("1")
+def test_larger_window_with_conflicts():
+    assert slot_indexes(9, 40, 64) == table_by_hand(9, 40, 64)
 
 
 @pytest.mark.rule("1")
