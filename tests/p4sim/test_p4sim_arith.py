@@ -6,7 +6,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from p4sim_helpers import eth
-from conftest import compiled
+from p4sim_helpers import compiled
 
 import p4sim
 

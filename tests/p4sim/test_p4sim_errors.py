@@ -7,7 +7,7 @@ import pytest
 
 import p4sim
 
-from conftest import PROGRAMS
+from p4sim_helpers import PROGRAMS
 
 BASE = open(os.path.join(PROGRAMS, "l2_forward.p4")).read()
 ANCHOR = "    action set_port"

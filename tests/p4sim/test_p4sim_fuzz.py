@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 import p4sim
 
-from conftest import PROGRAMS
+from p4sim_helpers import PROGRAMS
 
 # P4SIM_FUZZ_SCALE=10 multiplies the example counts for a longer local fuzzing run
 SCALE = int(os.environ.get("P4SIM_FUZZ_SCALE", "1"))
