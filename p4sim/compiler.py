@@ -1962,8 +1962,16 @@ class Compiler:
                 if len(e.targs) != 1:
                     raise serr(e.loc, "lookahead<T>() needs a type argument")
                 t = self.resolve_type(e.targs[0])
+                if isinstance(t, HeaderT):
+                    # decode into scratch slots without advancing the cursor
+                    base = self.alloc(t)
+                    em.line("off0 = off")
+                    self.gen_extract(base, t, em, e.loc)
+                    em.line("off = off0")
+                    return Val(t=t, base=base, lv=None)
                 if not isinstance(t, Bits):
-                    raise UnsupportedError(e.loc, "lookahead of a non-bit<W> type")
+                    raise UnsupportedError(e.loc, f"lookahead of type {t.describe() if t else '_'} "
+                                                  f"(bit<W> and headers are supported)")
                 nb = (t.width + 7) // 8
                 code = f"LOOK(B, off, {nb}, {nb * 8 - t.width}, {t.mask})"
                 if t.signed:

@@ -70,3 +70,18 @@ def test_sub_parser_and_sub_deparser(switch_for):
     assert sw.inject(1, bytes(12) + b"\x08\x00") == [(2, bytes(11) + b"\x00\x08\x00")]
     # ether_type 1 asks for a resubmit; the second pass sees resubmit_flag = 1
     assert sw.inject(1, bytes(12) + b"\x00\x01") == [(2, bytes(11) + b"\x01\x00\x01")]
+
+
+def test_lookahead_of_a_header():
+    src = open(__file__.replace("test_p4sim_misc.py", "programs/l2_forward.p4")).read()
+    src = src.replace("transition parse_ethernet;", """transition select(pkt.lookahead<ethernet_h>().ether_type) {
+            0x0800: parse_ethernet;
+            default: reject;
+        }""")
+    sw = p4sim.Switch(p4sim.compile_source(src, __file__.replace("test_p4sim_misc.py", "programs/lookahead.p4")))
+    sw.table_set_default("Ingress.forward", "set_port", {"port": 4})
+    f = bytes(12) + b"\x08\x00" + b"data"
+    assert sw.inject(0, f) == [(4, f)]          # lookahead did not consume the header
+    assert sw.inject(0, bytes(12) + b"\x86\xdd") == []
+    assert sw.inject(0, bytes(10)) == []
+    assert sw.drops == [("ingress_parser", "PacketTooShort")]
