@@ -513,7 +513,7 @@ class Compiler:
             if not args:
                 raise serr(d.loc, "Hash needs an algorithm")
             algo = self.expr(args[0], scope, fc, None)
-            if not isinstance(algo.t, EnumT) or algo.t.name != "HashAlgorithm_t":
+            if not isinstance(algo.t, EnumT) or algo.t.name != "HashAlgorithm_t" or algo.const is None:
                 raise serr(args[0].loc, "Hash algorithm must be a HashAlgorithm_t member")
             aname = [k for k, vv in algo.t.members.items() if vv == algo.const][0]
             custom = None
