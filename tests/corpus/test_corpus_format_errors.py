@@ -94,6 +94,8 @@ def test_missing_format(tmp_path):
      "switches.tor0.ingress[2].packet.seq", "expected an integer, got '2'"),
     (lambda d: tor0(d)["egress"][0].update(packet=[1, 2]),
      "switches.tor0.egress[0].packet", "an object expected, got list"),
+    (lambda d: d.update(deviation=9.1),
+     "deviation", "expected a str, got 9.1"),
     (lambda d: d.update(profile="tofino"),
      "profile", "'spec' or 'atp-release' expected"),
     (lambda d: tor0(d)["config"].update(pool_size=0),
