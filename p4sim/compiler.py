@@ -184,6 +184,15 @@ class Compiler:
             raise serr(node.loc, f"{what} must be a compile-time integer constant")
         return int(v.const)
 
+    @staticmethod
+    def aliases(pname, scope_qual):
+        """Extra control-plane names from @name("x") (scoped) or @name(".x") (global)."""
+        if not pname:
+            return []
+        if pname.startswith("."):
+            return [pname[1:]]
+        return [f"{scope_qual}.{pname}" if scope_qual else pname]
+
     # ------------------------------------------------------------ types
     def resolve_type(self, node, tparams=None):
         k = node.k
@@ -491,6 +500,7 @@ class Compiler:
                 else:
                     raise UnsupportedError(iv.loc, "unsupported register initial value")
             spec = RegisterSpec(qual, size, fields, init, d.loc)
+            spec.aliases = self.aliases(d.pname, qual.rsplit(".", 1)[0] if "." in qual else "")
             if qual in self.registers:
                 raise serr(d.loc, f"duplicate register name '{qual}'")
             self.registers[qual] = spec
@@ -921,6 +931,7 @@ class Compiler:
                     key = tuple(norm)
                 const_entries.append(((key, norm), aidx, args, prio))
         spec = TableSpec(qname, keys, actions, default, dconst, const_entries, size, has_dc, d.loc)
+        spec.aliases = self.aliases(d.pname, qual)
         if qname in self.tables:
             raise serr(d.loc, f"duplicate table '{qname}'")
         self.tables[qname] = spec

@@ -71,6 +71,10 @@ class Switch:
             else:
                 raise P4SimError(f"internal: unknown object kind {kind}")
             ns[pyname] = obj
+        for d in (self.tables, self.registers):
+            for obj in list(d.values()):
+                for alias in getattr(obj.spec, "aliases", ()):
+                    d.setdefault(alias, obj)
         exec(program.code, ns)  # p4sim's own generated code (never the P4 text)
         for t in self.tables.values():
             t.bind(ns)

@@ -133,3 +133,40 @@ def test_duplicate_entry_and_short_names(sw):
     with pytest.raises(p4sim.ControlPlaneError, match="already exists"):
         sw.table_add("Ingress.forward", {"hdr.ethernet.dst_addr": 1}, "drop")
     assert sw.table_entries("Ingress.forward") == [((1,), "Ingress.drop", (), 0)]
+
+
+@pytest.mark.parametrize("key,words", [
+    ({"hdr.probe.addr": 5}, "lpm key needs \\(value, prefix_len\\)"),
+    ({"hdr.probe.addr": (5, 33)}, "prefix length 33 out of range 0..32"),
+    ({"hdr.probe.addr": (1 << 32, 8)}, "'hdr.probe.addr' value.*bit<32>"),
+])
+def test_lpm_key_errors(switch_for, key, words):
+    sw = switch_for("tables.p4")
+    with pytest.raises(p4sim.ControlPlaneError, match=words):
+        sw.table_add("Ingress.routes", key, "set_lpm", {"v": 1})
+
+
+@pytest.mark.parametrize("key,words", [
+    ({"hdr.probe.port": 5}, "range key needs \\(low, high\\)"),
+    ({"hdr.probe.port": (0, 1 << 16)}, "'hdr.probe.port' high.*bit<16>"),
+])
+def test_range_key_errors(switch_for, key, words):
+    sw = switch_for("tables.p4")
+    with pytest.raises(p4sim.ControlPlaneError, match=words):
+        sw.table_add("Ingress.ranges", key, "set_range", {"v": 1})
+
+
+def test_ternary_key_errors(switch_for):
+    sw = switch_for("tables.p4")
+    with pytest.raises(p4sim.ControlPlaneError, match="ternary key needs \\(value, mask\\)"):
+        sw.table_add("Ingress.classify", {"hdr.probe.flags": 1, "etype": 1}, "set_tern",
+                     {"v": 1, "sw": 1})
+    with pytest.raises(p4sim.ControlPlaneError, match="'hdr.probe.flags' mask.*bit<8>"):
+        sw.table_add("Ingress.classify", {"hdr.probe.flags": (1, 256), "etype": 1}, "set_tern",
+                     {"v": 1, "sw": 1})
+    with pytest.raises(p4sim.ControlPlaneError, match="unknown key field.*'bogus'"):
+        sw.table_add("Ingress.classify", {"hdr.probe.flags": (1, 1), "etype": 1, "bogus": 2},
+                     "set_tern", {"v": 1, "sw": 1})
+    with pytest.raises(p4sim.ControlPlaneError, match="unknown parameter"):
+        sw.table_add("Ingress.classify", {"hdr.probe.flags": (1, 1), "etype": 1}, "set_tern",
+                     {"v": 1, "sw": 1, "zz": 0})

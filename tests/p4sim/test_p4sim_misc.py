@@ -85,3 +85,12 @@ def test_lookahead_of_a_header():
     assert sw.inject(0, bytes(12) + b"\x86\xdd") == []
     assert sw.inject(0, bytes(10)) == []
     assert sw.drops == [("ingress_parser", "PacketTooShort")]
+
+
+def test_name_annotations_add_control_plane_aliases():
+    src = open(__file__.replace("test_p4sim_misc.py", "programs/l2_forward.p4")).read()
+    src = src.replace("    table forward {", '    @name(".global_fwd") table forward {')
+    sw = p4sim.Switch(p4sim.compile_source(src, __file__.replace("test_p4sim_misc.py", "programs/alias.p4")))
+    sw.table_add("global_fwd", {"hdr.ethernet.dst_addr": 1}, "set_port", {"port": 2})
+    assert sw.inject(0, bytes(5) + b"\x01" + bytes(8)) == [(2, bytes(5) + b"\x01" + bytes(8))]
+    assert sw.table_entries("Ingress.forward") == sw.table_entries("global_fwd")
