@@ -81,3 +81,17 @@ def test_deviation_trace_fails_under_the_release_profile(path):
 def test_release_twin_fails_under_the_spec_profile(path):
     trace = load_trace(path)
     assert not all(c.ok for c in replay_all(trace, "spec").values())
+
+
+UNMARKED_SPEC = [p for p in TRACE_FILES
+                 if trace_dict(p.name).get("profile", "spec") == "spec"
+                 and "deviation" not in trace_dict(p.name)]
+
+
+@pytest.mark.parametrize("path", UNMARKED_SPEC, ids=[p.stem for p in UNMARKED_SPEC])
+def test_unmarked_spec_trace_also_holds_under_the_release_profile(path):
+    """Only traces marked with a deviation may differ under atp-release: the marks are
+    complete, so --profile atp-release fails on nothing else."""
+    trace = load_trace(path)
+    for name, comparison in replay_all(trace, "atp-release").items():
+        assert comparison.ok, f"{path.name} [{name}] under atp-release\n{comparison.report()}"
