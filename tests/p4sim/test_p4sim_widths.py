@@ -3,6 +3,7 @@ not byte multiples, so headers take the generic bit-packing path) and a random o
 a generated program's output equals the big-integer model."""
 import os
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -49,11 +50,16 @@ def cases(draw):
     b = draw(st.integers(0, (1 << w) - 1))
     sa, sb = (wrap(a, w, 1), wrap(b, w, 1)) if s else (a, b)
     kind = draw(st.sampled_from(["+", "-", "*", "|+|", "|-|", "&", "|", "^", "<<", ">>",
-                                 "cast", "slice", "++", "cmp"]))
+                                 "cast", "slice", "++", "cmp", "/", "%"]))
+    if kind in ("/", "%") and (s or b == 0):
+        kind = "+"      # P4 defines / and % for unsigned values; division by 0 is tested apart
     if kind in ("+", "-", "*", "&", "|", "^"):
         expr, rw, rs = f"hdr.i.a {kind} hdr.i.b", w, s
         v = {"+": sa + sb, "-": sa - sb, "*": sa * sb, "&": a & b, "|": a | b, "^": a ^ b}[kind]
         want = wrap(v, w, s)
+    elif kind in ("/", "%"):
+        expr, rw, rs = f"hdr.i.a {kind} hdr.i.b", w, s
+        want = a // b if kind == "/" else a % b
     elif kind in ("|+|", "|-|"):
         expr, rw, rs = f"hdr.i.a {kind} hdr.i.b", w, s
         want = sat(sa + sb if kind == "|+|" else sa - sb, w, s)
@@ -100,3 +106,11 @@ def test_random_width_expression(case):
     got = wrap(int.from_bytes(data[:nbytes_out], "big") >> pado, rw, rs)
     assert got == want, (expr, tname(w, s))
     assert data[nbytes_out:] == b""   # input header was not emitted, and no payload
+
+
+def test_division_by_zero_is_a_runtime_error():
+    src = TEMPLATE % {"T": "bit<8>", "R": "bit<8>", "PADI": 8, "PADO": 8, "EXPR": "hdr.i.a / hdr.i.b"}
+    sw = p4sim.Switch(p4sim.compile_source(src, "div.p4"))
+    assert sw.inject(0, bytes([10, 3, 0])) == [(1, bytes([3, 0]))]   # 10 / 3, then pad
+    with pytest.raises(p4sim.P4RuntimeError, match="division by zero"):
+        sw.inject(0, bytes([10, 0, 0]))
