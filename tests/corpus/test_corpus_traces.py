@@ -95,3 +95,13 @@ def test_unmarked_spec_trace_also_holds_under_the_release_profile(path):
     trace = load_trace(path)
     for name, comparison in replay_all(trace, "atp-release").items():
         assert comparison.ok, f"{path.name} [{name}] under atp-release\n{comparison.report()}"
+
+
+def test_the_readme_example_loads_and_replays():
+    from corpus_helpers import ROOT
+    from fixtures.trace import trace_from_dict
+    text = (ROOT / "fixtures" / "corpus" / "README.md").read_text(encoding="utf-8")
+    block = text.split("```json\n", 1)[1].split("```", 1)[0]
+    trace = trace_from_dict(json.loads(block), "README.md")
+    assert trace.rule == "4.5"
+    assert all(c.ok for c in replay_all(trace).values())
