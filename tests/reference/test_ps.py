@@ -56,6 +56,7 @@ def is_float_request(data, seq=1):
     got = parse(data)
     assert got["ack"] == 1 and got["overflow"] == 1 and got["resend"] == 0, got
     assert got["collision"] == 0 and got["seq"] == seq and got["app_id"] == 1
+    assert got["values"] == [0] * 62            # decision in ps.py: zero values
     assert got["eth_src"] == PS_MAC and got["eth_dst"] == b"\xff" * 6
     return got
 

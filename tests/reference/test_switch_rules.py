@@ -369,7 +369,7 @@ def _owned(sw, ecn=True):
     return r
 
 
-@pytest.mark.rule("5")
+@pytest.mark.rule("5.1")
 def test_5_float_request_changes_nothing_and_multicasts():
     sw = switch()
     before = _owned(sw)
@@ -378,7 +378,7 @@ def test_5_float_request_changes_nothing_and_multicasts():
     assert reg(sw) == before
 
 
-@pytest.mark.rule("5")
+@pytest.mark.rule("5.2")
 @pytest.mark.parametrize("flags", [ACK, ACK | RESEND, ACK | OVERFLOW | RESEND,
                                    ACK | COLLISION, ACK | ECN])
 def test_5_parameter_packet_releases_own_aggregator_and_multicasts(flags):
@@ -392,7 +392,7 @@ def test_5_parameter_packet_releases_own_aggregator_and_multicasts(flags):
     assert sw.occupied == 0
 
 
-@pytest.mark.rule("5")
+@pytest.mark.rule("5.2")
 def test_5_parameter_for_another_owner_leaves_it():
     sw = switch()
     before = _owned(sw)
@@ -401,7 +401,7 @@ def test_5_parameter_for_another_owner_leaves_it():
     assert reg(sw) == before
 
 
-@pytest.mark.rule("5")
+@pytest.mark.rule("5.3")
 def test_5_leak_timeout_releases_dead_owner_strictly_after_timeout():
     sw = switch(timeout=1_000)
     # job 2 (dead) owns the aggregator since t = 100
@@ -415,7 +415,7 @@ def test_5_leak_timeout_releases_dead_owner_strictly_after_timeout():
     assert r.values[0] == 8
 
 
-@pytest.mark.rule("5")
+@pytest.mark.rule("5.3")
 def test_5_leak_timeout_restarts_with_each_owned_packet():
     sw = switch(timeout=1_000)
     sw.process(3, frame(app_id=2, bitmap=1, fan_in=3), now=100)
@@ -426,7 +426,7 @@ def test_5_leak_timeout_restarts_with_each_owned_packet():
     assert reg(sw).owner == 0
 
 
-@pytest.mark.rule("5")
+@pytest.mark.rule("5.3")
 def test_5_float_request_does_not_trigger_leak_release():
     sw = switch(timeout=1_000)
     sw.process(3, frame(app_id=2, bitmap=1, fan_in=2), now=100)
@@ -448,7 +448,7 @@ def _l2_frame(dst, ethertype=0x0800, ecn=0):
     return dst + b"\x02\x00\x00\x00\x00\x07" + ethertype.to_bytes(2, "big") + ipv4 + b"hi"
 
 
-@pytest.mark.rule("5")
+@pytest.mark.rule("5.4")
 def test_5_l2_forwarding_by_destination_mac():
     sw = switch()
     f = _l2_frame(PS_MAC)
@@ -457,14 +457,14 @@ def test_5_l2_forwarding_by_destination_mac():
     assert sw.process(1, arp) == [(PS_PORT, arp)]
 
 
-@pytest.mark.rule("5")
+@pytest.mark.rule("5.4")
 def test_5_l2_unknown_destination_dropped():
     sw = switch()
     assert sw.process(1, _l2_frame(b"\x02\x00\x00\x00\x09\x09")) == []
     assert sw.process(1, _l2_frame(b"\xff" * 6)) == []
 
 
-@pytest.mark.rule("5")
+@pytest.mark.rule("5.4")
 def test_5_egress_ecn_marking_at_threshold():
     sw = switch(ecn_threshold=10)
     f = frame(bitmap=1, fan_in=1, values=vals(4))
@@ -475,14 +475,14 @@ def test_5_egress_ecn_marking_at_threshold():
     assert out[0][1][15] == 0x03
 
 
-@pytest.mark.rule("5")
+@pytest.mark.rule("5.4")
 def test_5_egress_below_threshold_not_marked():
     sw = switch(ecn_threshold=10)
     f = frame(bitmap=1, fan_in=1, values=vals(4))
     expect_emitted(sw.process(1, f, now=1, queue_depth=9), f, ecn=0, values=(4,))
 
 
-@pytest.mark.rule("5")
+@pytest.mark.rule("5.4")
 def test_5_egress_marks_every_multicast_copy_and_forwarded_frames():
     sw = switch(ecn_threshold=10)
     p = frame(flags=ACK, bitmap=3, fan_in=2)
@@ -496,7 +496,7 @@ def test_5_egress_marks_every_multicast_copy_and_forwarded_frames():
     assert got["ecn"] == 1 and got["ipv4_ecn"] == 3 and got["overflow"] == 1
 
 
-@pytest.mark.rule("5")
+@pytest.mark.rule("5.4")
 def test_5_egress_marking_of_non_atp_frames():
     sw = switch(ecn_threshold=10)
     ip = _l2_frame(PS_MAC)
@@ -506,7 +506,7 @@ def test_5_egress_marking_of_non_atp_frames():
     assert sw.process(1, arp, queue_depth=10) == [(PS_PORT, arp)]
 
 
-@pytest.mark.rule("5")
+@pytest.mark.rule("5.4")
 def test_5_egress_two_level_frame_flag_offset_counts_the_shim():
     from reference.wire import Shim
     p = frame(flags=ACK, bitmap=1, fan_in=1, shim=Shim(1, 1, 0, 0, 0))

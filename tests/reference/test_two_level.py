@@ -59,7 +59,7 @@ def changed(src, **changes):
     return want
 
 
-@pytest.mark.rule("8")
+@pytest.mark.rule("8.3")
 def test_8_control_plane_routes_and_groups():
     configs = build_switch_configs(TOPO, [JOB])
     r0, r1 = configs["r0"], configs["r1"]
@@ -75,7 +75,21 @@ def test_8_control_plane_routes_and_groups():
     assert [layout.worker_fan_in(w) for w in range(4)] == [2, 2, 2, 2]
 
 
-@pytest.mark.rule("8")
+@pytest.mark.rule("8.1")
+def test_8_edge_runs_section_4_on_bitmap_and_fan_in_of_level_0():
+    _, r1 = switches()
+    # fan_in1 = 1 in the shim must not matter at the edge: fan_in (2) decides completion
+    f = frame(app_id=1, seq=1, agtr=AG, bitmap=1, fan_in=2, values=vals(3),
+              shim=shim(0, 1, 0, 1))
+    assert r1.process(1, f, now=1) == []
+    s = regs(r1, 0)
+    assert (s.owner, s.bitmap, s.count, s.values[0]) == (1 << 16 | 1, 1, 1, 3)
+    assert r1.process(1, f, now=2) == []                    # duplicate: absorbed
+    assert regs(r1, 0).count == 1
+    assert regs(r1, 1).owner == 0                           # level-1 pool untouched
+
+
+@pytest.mark.rule("8.2")
 def test_8_whole_rack_goes_up_as_level_1():
     _, r1 = switches()
     assert r1.process(1, g(1, 1, vals(10, -1)), now=1) == []
@@ -86,7 +100,7 @@ def test_8_whole_rack_goes_up_as_level_1():
     assert regs(r1, 0).owner == 1 << 16 | 1 and regs(r1, 0).count == 2
 
 
-@pytest.mark.rule("8")
+@pytest.mark.rule("8.2")
 def test_8_duplicate_after_completion_goes_up_as_level_1_again():
     _, r1 = switches()
     r1.process(1, g(1, 1, vals(10)), now=1)
@@ -96,7 +110,7 @@ def test_8_duplicate_after_completion_goes_up_as_level_1_again():
     assert got == changed(f, bitmap=3, bitmap1=2, level=1, values=vals(15))
 
 
-@pytest.mark.rule("8")
+@pytest.mark.rule("8.2")
 def test_8_full_resend_flush_goes_up_as_level_1():
     _, r1 = switches()
     r1.process(1, g(1, 1, vals(10)), now=1)
@@ -106,7 +120,7 @@ def test_8_full_resend_flush_goes_up_as_level_1():
     assert regs(r1, 0).owner == 0
 
 
-@pytest.mark.rule("8")
+@pytest.mark.rule("8.2")
 def test_8_partial_flush_stays_level_0():
     _, r1 = switches()
     r1.process(1, g(1, 1, vals(10)), now=1)
@@ -115,7 +129,7 @@ def test_8_partial_flush_stays_level_0():
     assert got == changed(f, bitmap=1, bitmap1=0, level=0, values=vals(10))
 
 
-@pytest.mark.rule("8")
+@pytest.mark.rule("8.2")
 def test_8_collision_stays_level_0():
     _, r1 = switches()
     # job 2 (single rack r1: worker b0, PS b1) owns the aggregator
@@ -126,7 +140,7 @@ def test_8_collision_stays_level_0():
     assert got["level"] == 0 and got["bitmap1"] == 0
 
 
-@pytest.mark.rule("8")
+@pytest.mark.rule("8.3")
 def test_8_upper_switch_aggregates_level_1_with_its_own_pool():
     r0, r1 = switches()
     r1.process(1, g(1, 1, vals(1, 100)), now=1)
@@ -149,7 +163,7 @@ def test_8_upper_switch_aggregates_level_1_with_its_own_pool():
     assert (l1.bitmap, l1.count) == (0b11, 2)
 
 
-@pytest.mark.rule("8")
+@pytest.mark.rule("8.3")
 def test_8_local_rack_first_then_remote_rack_completes_at_upper():
     r0, _ = switches()
     r0.process(1, g(0, 1, vals(1)), now=1)
@@ -160,7 +174,7 @@ def test_8_local_rack_first_then_remote_rack_completes_at_upper():
     assert got == changed(up_l1, bitmap1=0b11, values=vals(43))
 
 
-@pytest.mark.rule("8")
+@pytest.mark.rule("8.3")
 def test_8_upper_passes_foreign_level_0_frames_unaggregated():
     r0, _ = switches()
     f = g(1, 1, vals(7))                                        # level 0 from rack 1
@@ -170,7 +184,7 @@ def test_8_upper_passes_foreign_level_0_frames_unaggregated():
     assert r0.process(101, c, now=2) == [(3, c)]
 
 
-@pytest.mark.rule("8")
+@pytest.mark.rule("8.5")
 def test_8_parameter_packet_releases_both_levels_and_multicasts_down():
     r0, r1 = switches()
     r1.process(1, g(1, 1, vals(1)), now=1)
@@ -190,7 +204,7 @@ def test_8_parameter_packet_releases_both_levels_and_multicasts_down():
     assert (s.owner, s.bitmap, s.count, s.ecn) == (0, 0, 0, 0)
 
 
-@pytest.mark.rule("8")
+@pytest.mark.rule("8.5")
 def test_8_two_level_float_request_releases_nothing():
     r0, r1 = switches()
     r1.process(1, g(1, 1, vals(1)), now=1)
@@ -207,7 +221,7 @@ def ps():
                            IndexRegistry(16))
 
 
-@pytest.mark.rule("8")
+@pytest.mark.rule("8.4")
 def test_8_ps_counts_level_1_frames_by_rack_and_level_0_by_rack_workers():
     p = ps()
     layout = JobLayout(JOB, TOPO)
@@ -227,7 +241,7 @@ def test_8_ps_counts_level_1_frames_by_rack_and_level_0_by_rack_workers():
     assert got["ack"] == 1 and got["values"][0] == 8
 
 
-@pytest.mark.rule("8")
+@pytest.mark.rule("8.4")
 def test_8_ps_full_level_1_frame_is_the_sum():
     p = ps()
     full = frame(app_id=1, bitmap=3, fan_in=2, values=vals(9, 9),

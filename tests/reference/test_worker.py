@@ -362,7 +362,7 @@ def test_7_worker_ignores_other_jobs_and_gradients():
 
 # ---------------------------------------------------------------- two-level --------
 
-@pytest.mark.rule("8")
+@pytest.mark.rule("8.1")
 def test_8_worker_fills_shim_fan_in1_and_rack_id():
     topo = Topology((Rack("r0", ("a0", "ps")), Rack("r1", ("b0", "b1"))))
     j = Job(app_id=1, workers=("a0", "b0", "b1"), pses=("ps",), window=1,
@@ -403,3 +403,29 @@ def test_9_3_release_worker_writes_key_in_host_order_and_reads_index_so():
     idx_le = int.from_bytes((13).to_bytes(4, "little"), "big")
     out = w.on_frame(param(1, key=_le64(7), flags=COLLISION, tensor_len=idx_le), 10)
     assert parse(out[0])["agtr"] == 13
+
+
+@pytest.mark.rule("1")
+def test_7_cc_never_sends_seq_plus_S_while_seq_is_unacknowledged():
+    # seq and seq + S share an aggregator: with CC, seq 5 waits for seq 1 (S = 4)
+    w = cc_worker()
+    w.start(0)
+    for s in (2, 3):
+        out = w.on_frame(cparam(s), s)
+        assert 5 not in [parse(f)["seq"] for f in out if not parse(f)["resend"]]
+    assert 5 not in w.current.sent
+    w.on_frame(cparam(1), 4)
+    assert 5 in w.current.sent
+
+
+@pytest.mark.rule("7.5")
+def test_7_aimd_adjusts_once_per_window():
+    w = cc_worker()
+    w.start(0)
+    for s in (1, 2, 3, 4):
+        w.on_frame(cparam(s), s)
+    assert w.cwnd == 2464                          # grew once, at seq 4
+    w.on_frame(cparam(5), 5)                       # inside the next window
+    assert w.cwnd == 2464
+    w.on_frame(cparam(6, ecn=True), 6)
+    assert w.cwnd == 2464                          # halving waits for the boundary
