@@ -36,11 +36,10 @@ class ActionSpec:
     def __init__(self, name, short, fn_name, params, defaultonly=False, tableonly=False):
         self.name = name            # fully qualified P4 name
         self.short = short
-        self.fn_name = fn_name      # name of the generated Python function
+        self.fn_name = fn_name      # name of the generated Python function (per Switch)
         self.params = params        # list of (name, width, signed)
         self.defaultonly = defaultonly
         self.tableonly = tableonly
-        self.fn = None
 
 
 class KeySpec:
@@ -96,8 +95,8 @@ class Table:
         self.initial_default = spec.default
 
     def bind(self, ns):
-        for a in self.spec.actions:
-            a.fn = ns[a.fn_name]
+        # per-switch functions: the spec is shared by every Switch of one Program
+        self.fns = [ns[a.fn_name] for a in self.spec.actions]
         self._set_default_raw(*self.initial_default)
         for key, aidx, args, prio in self.spec.const_entries:
             self._insert(key, aidx, args, prio)
@@ -221,7 +220,7 @@ class Table:
         if key in self.entries and not replace:
             raise ControlPlaneError(f"table '{self.name}': entry with key {key} already exists")
         a = self.spec.actions[aidx]
-        e = Entry(key, match, prio, self.seq, (True, aidx, a.fn, args))
+        e = Entry(key, match, prio, self.seq, (True, aidx, self.fns[aidx], args))
         self.seq += 1
         if self.spec.size and len(self.entries) >= self.spec.size and key not in self.entries:
             raise ControlPlaneError(f"table '{self.name}' is full (size {self.spec.size})")
@@ -271,7 +270,7 @@ class Table:
 
     def _set_default_raw(self, aidx, args):
         a = self.spec.actions[aidx]
-        self.default_result = (False, aidx, a.fn, tuple(args))
+        self.default_result = (False, aidx, self.fns[aidx], tuple(args))
 
     def set_default(self, action, params=None):
         if self.spec.default_const:

@@ -260,3 +260,22 @@ def test_aggregate62_saturating_register_adds(switch_for):
         assert list(got) == want
     assert sw.register_read("Ingress.counts", 5) == 3
     assert sw.register_read_all("Ingress.agg_61")[5] == 30 * 3
+
+
+def test_switches_of_one_program_are_independent(switch_for):
+    a = switch_for("registers.p4")
+    b = switch_for("registers.p4")
+    _op(a, 1, 3, 77)
+    assert a.register_read("Ingress.owner", 3) == 77
+    assert b.register_read("Ingress.owner", 3) == 0
+    # table actions run in their own switch (here: a DirectCounter through the pass context)
+    c = switch_for("structure.p4")
+    d = switch_for("structure.p4")
+    c.table_add("Ingress.counted", {"hdr.work.app_id": 7}, "count_hit")
+    frame = eth(0, 0, 0x0900) + bytes(20)
+    c.inject(0, frame)
+    assert c.direct_counter_read("Ingress.counted", {"hdr.work.app_id": 7}) == (0, 0)  # no work header: miss
+    work = bytes([9, 0, 0, 7]) + bytes(16)
+    frame = eth(0, 0, 0x0800) + bytes([0x45]) + bytes(19) + work
+    assert len(c.inject(0, frame)) == 1
+    assert c.direct_counter_read("Ingress.counted", {"hdr.work.app_id": 7}) == (1, len(frame))
