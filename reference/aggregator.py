@@ -40,19 +40,21 @@ class AggregatorState:
 
 
 def saturating_add(current: np.ndarray, incoming: np.ndarray) -> np.ndarray:
-    """Element-wise sticky saturating add (spec 4.6): an element already at a bound stays
-    there; a sum clamps to ``[-2^31, 2^31 - 1]``. int64 in, int64 out."""
+    """Element-wise sticky saturating add (spec 4.6): an element already at
+    ``±(2^31 - 1)`` or ``-2^31`` stays as it is; a sum clamps to ``[-2^31, 2^31 - 1]``.
+    int64 in, int64 out."""
     total = current + incoming
     np.minimum(total, INT32_MAX, out=total)
     np.maximum(total, INT32_MIN, out=total)
-    sticky = (current >= INT32_MAX) | (current <= INT32_MIN)
+    sticky = (current >= INT32_MAX) | (current <= -INT32_MAX)
     if sticky.any():
         total[sticky] = current[sticky]
     return total
 
 
 def _touches_bound(values: np.ndarray) -> bool:
-    return bool(values.max() >= INT32_MAX or values.min() <= INT32_MIN)
+    """Any element at a sticky value (``±(2^31 - 1)`` or ``-2^31``) or beyond."""
+    return bool(values.max() >= INT32_MAX or values.min() <= -INT32_MAX)
 
 
 class AggregatorPool:

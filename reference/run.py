@@ -5,15 +5,16 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Callable
 
 import numpy as np
 
 from reference.aggregator import AggregatorState
-from reference.control_plane import build_switch_configs
+from reference.control_plane import SwitchConfig, build_switch_configs
 from reference.faults import FaultInjector
 from reference.network import Network, SwitchLog
 from reference.placement import slot_indexes
-from reference.profiles import profile_named
+from reference.profiles import Profile, profile_named
 from reference.ps import IndexRegistry, ParameterServer, SeqResult
 from reference.scenario import Scenario
 from reference.switch import SwitchModel
@@ -84,8 +85,15 @@ class Run:
         return "\n".join(lines)
 
 
-def run_scenario(scenario: Scenario) -> Run:
-    """Run a scenario to completion (or its time/event budget)."""
+SwitchFactory = Callable[[SwitchConfig, Profile], SwitchModel]
+
+
+def run_scenario(scenario: Scenario, switch_factory: SwitchFactory | None = None) -> Run:
+    """Run a scenario to completion (or its time/event budget).
+
+    ``switch_factory`` builds each rack switch; by default the reference
+    :class:`SwitchModel`. A switch under test can stand in for it if it offers the same
+    ``process``/``teardown_job``/``snapshot``/``occupied``/``counters``."""
     profile = profile_named(scenario.profile)
     topo = scenario.topology
     configs = build_switch_configs(
@@ -96,8 +104,9 @@ def run_scenario(scenario: Scenario) -> Run:
     injector = FaultInjector(scenario.faults, rng)
     net = Network(injector, scenario.link_latency_ns)
 
+    factory = switch_factory or SwitchModel
     for name, config in configs.items():
-        net.add_switch(name, SwitchModel(config, profile))
+        net.add_switch(name, factory(config, profile))
     for r, rack in enumerate(topo.racks):
         for host in rack.hosts:
             net.add_host(host)
@@ -117,9 +126,10 @@ def run_scenario(scenario: Scenario) -> Run:
     last_occupied: dict[str, int] = {}
 
     def record_occupancy(name: str, switch: SwitchModel) -> None:
-        if last_occupied.get(name) != switch.occupied:
-            last_occupied[name] = switch.occupied
-            occupancy.append((net.now, name, switch.occupied))
+        occupied = switch.occupied
+        if occupied is not None and last_occupied.get(name) != occupied:
+            last_occupied[name] = occupied
+            occupancy.append((net.now, name, occupied))
     net.on_switch_processed = record_occupancy
 
     registry = IndexRegistry(scenario.pool_size)
@@ -160,9 +170,9 @@ def run_scenario(scenario: Scenario) -> Run:
         net.at(kill.at_ns, die)
         if kill.teardown_after_ns is not None:
             def teardown(app_id=kill.app_id):
-                for switch in net.switches.values():
+                for name, switch in net.switches.items():
                     switch.teardown_job(app_id)
-                    record_occupancy(switch.config.name, switch)
+                    record_occupancy(name, switch)
             net.at(kill.at_ns + kill.teardown_after_ns, teardown)
 
     checkpoints: dict[int, dict[str, tuple[int, Snapshot]]] = {}

@@ -1,0 +1,60 @@
+"""Exactly-once (spec section 10): every worker receives exactly the sum of all workers'
+quantized inputs (bit-exact for integer seqs, float32 rounding for float seqs) despite
+loss, duplication, reordering, resends and collisions; and at every step each
+aggregator holds the sum of exactly the workers in its bitmap."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import assume, given
+
+from fixtures.corpus import load_scenario
+from fixtures.properties import assert_exactly_once
+from fixtures.shaping import is_profile_safe, under_profile
+from fixtures.state_machine import make_switch_machine_test
+from fixtures.strategies import scenarios
+from fixtures.targets.base import ATTRIBUTED_OUTPUT, READ_REGISTERS
+from reference.scenario import Scenario
+from reference.topology import Job, Rack, Tensor, Topology
+
+pytestmark = pytest.mark.requires(ATTRIBUTED_OUTPUT)
+
+
+@given(scenario=scenarios())
+def test_results_are_exact_sums(scenario, profile, run_on):
+    scenario = under_profile(scenario, profile)
+    assume(is_profile_safe(scenario, profile))
+    assert_exactly_once(run_on(scenario))
+
+
+def test_corpus_results_are_exact_sums(corpus_scenario, profile, run_on):
+    assert_exactly_once(run_on(load_scenario(corpus_scenario, profile)))
+
+
+@pytest.mark.deviation("9.1", "a first arrival that completes adds to stale values")
+def test_single_worker_job_overwrites_stale_values(profile, run_on):
+    """One worker, S=1: every seq reuses the aggregator of the previous one, and each
+    first arrival also completes, so it must overwrite the stale aggregate."""
+    scenario = Scenario(
+        topology=Topology((Rack("tor0", ("w0", "ps")),)),
+        jobs=(Job(1, ("w0",), ("ps",), 1, (Tensor(5, 62 * 4),)),),
+        seed=7, pool_size=8, profile=profile)
+    assert_exactly_once(run_on(scenario))
+
+
+@pytest.mark.requires(READ_REGISTERS)
+def test_aggregator_holds_exactly_its_bitmap_at_every_step(target_factory, profile):
+    """The rule-based machine: arbitrary interleavings of gradient, resend, duplicate
+    and parameter packets of several jobs into one switch; after every step each owned
+    aggregator equals the sum of the contributions of exactly its bitmap's workers."""
+    machine = make_switch_machine_test(_switch_factory(target_factory, profile))
+    machine.runTest(machine("runTest"))
+
+
+def _switch_factory(target_factory, profile):
+    from fixtures.closed_loop import DriverSwitch
+    from reference.profiles import profile_named
+
+    def build(config, _profile=None):
+        return DriverSwitch(target_factory(), config, profile_named(profile))
+    return build

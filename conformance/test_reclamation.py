@@ -1,0 +1,117 @@
+"""Reclamation (spec section 10): once a job has finished none of its aggregators is
+owned; lost parameter packets are repaired by resends; a job torn down mid-flight is
+cleaned by the control plane; occupied aggregators never exceed the live windows.
+
+The strict "none owned" property is asserted under loss: a duplicated or reordered
+gradient that arrives after its seq completed re-takes an aggregator that only the leak
+timeout or a teardown frees (see fixtures.shaping.loss_only)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from hypothesis import assume, given
+
+from fixtures.corpus import load_scenario
+from fixtures.properties import (
+    assert_completed, assert_exactly_once, assert_no_owned_aggregators,
+    assert_occupancy_within_windows,
+)
+from fixtures.shaping import is_profile_safe, loss_only, under_profile
+from fixtures.strategies import lossy_scenarios, scenarios
+from fixtures.targets.base import ATTRIBUTED_OUTPUT, READ_REGISTERS, TEARDOWN
+from reference.faults import FaultPlan, TargetedFault
+from reference.placement import slot_indexes
+from reference.scenario import Kill, Scenario
+from reference.topology import Job, Rack, Tensor, Topology
+
+pytestmark = [pytest.mark.requires(ATTRIBUTED_OUTPUT, READ_REGISTERS)]
+
+
+@given(scenario=lossy_scenarios())
+def test_no_aggregator_owned_after_finish(scenario, profile, run_on):
+    scenario = loss_only(under_profile(scenario, profile))
+    assume(is_profile_safe(scenario, profile))
+    run = run_on(scenario)
+    assert_completed(run)
+    assert_no_owned_aggregators(run)
+
+
+@given(scenario=scenarios())
+def test_occupancy_never_above_live_windows(scenario, profile, run_on):
+    scenario = loss_only(under_profile(scenario, profile))
+    assume(is_profile_safe(scenario, profile))
+    run = run_on(scenario)
+    if not run.occupancy:
+        pytest.skip("the target does not report aggregator occupancy per packet")
+    assert_occupancy_within_windows(run)
+
+
+def _two_jobs(profile: str, **extra) -> Scenario:
+    return Scenario(
+        topology=Topology((Rack("tor0", ("a0", "a1", "b0", "b1", "psa", "psb")),)),
+        jobs=(Job(1, ("a0", "a1"), ("psa",), 4, (Tensor(1, 62 * 24),)),
+              Job(2, ("b0", "b1"), ("psb",), 4, (Tensor(1, 62 * 24),))),
+        seed=21, pool_size=8, profile=profile, **extra)
+
+
+def test_lost_parameter_packets_are_repaired(profile, run_on):
+    """Drop parameter packets on the way to one worker and on the way into the switch:
+    resends must recover them and leave no aggregator owned."""
+    faults = FaultPlan(targeted=(
+        TargetedFault("drop", kind="parameter", to_node="a1", nth=2, count=2),
+        TargetedFault("drop", kind="parameter", from_node="psb", nth=3),
+        TargetedFault("drop", kind="parameter", to_node="b0", nth=5)))
+    run = run_on(_two_jobs(profile, faults=faults))
+    assert_exactly_once(run)
+    assert_no_owned_aggregators(run)
+    assert run.counters["worker.resends"] > 0, "no resend was needed: the faults missed"
+
+
+def test_corpus_no_aggregator_owned_after_finish(corpus_scenario, profile, run_on):
+    scenario = loss_only(load_scenario(corpus_scenario, profile))
+    torn_down = {k.app_id for k in scenario.kills if k.teardown_after_ns is not None}
+    if any(k.teardown_after_ns is None for k in scenario.kills):
+        pytest.skip("a job of this scenario dies without teardown: its aggregators stay")
+    if torn_down and profile == "atp-release":
+        pytest.skip("atp-release never releases a dead job's aggregators (9.4); "
+                    "covered by test_teardown_releases_dead_job")
+    run = run_on(scenario)
+    assert_completed(run)
+    assert_no_owned_aggregators(run)
+
+
+@pytest.mark.requires(TEARDOWN)
+@pytest.mark.deviation("9.4", "aggregators of a job that dies are never released")
+def test_teardown_releases_dead_job(profile, run_on):
+    """Job 2 dies mid-flight holding aggregators (its parameter packets are lost); the
+    control plane's teardown must release every one of them."""
+    faults = FaultPlan(targeted=(TargetedFault("drop", kind="parameter", app_id=2,
+                                               nth=2, count=50),))
+    scenario = _two_jobs(profile, faults=faults,
+                         kills=(Kill(2, at_ns=30_000, teardown_after_ns=1_000),))
+    run = run_on(scenario)
+    assert_completed(run)
+    assert_no_owned_aggregators(run, {2})
+
+
+@pytest.mark.deviation("5", "the release has no aggregator leak timeout")
+def test_leak_timeout_frees_dead_jobs_aggregators(profile, run_on):
+    """Job 2 dies without teardown, owning aggregators that job 1 keeps colliding with;
+    job 1's parameter packets at those indexes free them once the owner is stale."""
+    faults = FaultPlan(targeted=(TargetedFault("drop", kind="parameter", app_id=2,
+                                               nth=1, count=50),))
+    scenario = _two_jobs(profile, faults=faults, aggregator_timeout_ns=20_000,
+                         kills=(Kill(2, at_ns=10_000, teardown_after_ns=None),))
+    scenario = dataclasses.replace(scenario, jobs=(
+        dataclasses.replace(scenario.jobs[0], tensors=(Tensor(1, 62 * 80),)),
+        dataclasses.replace(scenario.jobs[1], window=8)))
+    run = run_on(scenario)
+    assert_completed(run)
+    stale = [i for _, i, owner in run.owned_aggregators()["tor0"] if owner >> 16 == 2]
+    job1 = set(slot_indexes(1, 4, scenario.pool_size))
+    leaked_on_job1 = sorted(set(stale) & job1)
+    assert not leaked_on_job1, (
+        f"aggregators {leaked_on_job1} that job 1 collides with are still owned by dead "
+        f"job 2 after the leak timeout\n{run.summary()}")

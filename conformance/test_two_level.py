@@ -1,0 +1,64 @@
+"""Two-level aggregation (spec sections 8 and 10): a multi-rack job's results equal the
+single-switch result for the same inputs under the same faults.
+
+"The same faults" are the targeted faults that name hosts (they mean the same packets
+in both topologies); random link faults and faults naming switches are left out, since
+the links differ."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from hypothesis import assume, given
+
+from fixtures.corpus import load_scenario
+from fixtures.properties import assert_exactly_once, assert_same_results
+from fixtures.shaping import is_profile_safe, under_profile
+from fixtures.strategies import two_level_scenarios
+from fixtures.targets.base import ATTRIBUTED_OUTPUT, TWO_LEVEL
+from reference.faults import FaultPlan
+from reference.scenario import Scenario
+from reference.topology import Rack, Topology
+
+pytestmark = pytest.mark.requires(ATTRIBUTED_OUTPUT, TWO_LEVEL)
+
+
+def flattened(scenario: Scenario) -> Scenario:
+    """The same hosts, jobs, inputs and host-named faults on one rack switch."""
+    hosts = tuple(scenario.topology.hosts)
+    switch_names = set(scenario.topology.switch_names)
+    targeted = tuple(t for t in scenario.faults.targeted
+                     if t.to_node not in switch_names and t.from_node not in switch_names)
+    return dataclasses.replace(
+        scenario, topology=Topology((Rack("flat", hosts),)),
+        faults=FaultPlan(None, targeted), congestion=(), name=f"{scenario.name}-flat")
+
+
+def host_faults_only(scenario: Scenario) -> Scenario:
+    return dataclasses.replace(scenario, faults=flattened(scenario).faults)
+
+
+def _check(scenario: Scenario, run_on) -> None:
+    multi = run_on(host_faults_only(scenario))
+    single = run_on(flattened(scenario))
+    assert_exactly_once(multi)
+    assert_exactly_once(single)
+    app_ids = {job.app_id for job in scenario.jobs}
+    assert_same_results(multi, single, app_ids, "the single-switch run")
+
+
+@given(scenario=two_level_scenarios())
+def test_multi_rack_equals_single_switch(scenario, profile, run_on):
+    scenario = under_profile(scenario, profile)
+    assume(is_profile_safe(scenario, profile))
+    _check(scenario, run_on)
+
+
+def test_corpus_multi_rack_equals_single_switch(corpus_scenario, profile, run_on):
+    scenario = load_scenario(corpus_scenario, profile)
+    if len(scenario.topology.racks) < 2:
+        pytest.skip("single-rack scenario: nothing to compare at two levels")
+    if scenario.kills:
+        pytest.skip("a killed job has no results to compare")
+    _check(scenario, run_on)
