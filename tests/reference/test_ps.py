@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import struct
 
-import numpy as np
 import pytest
 
 from conftest import (
@@ -195,6 +194,21 @@ def test_6_no_collision_mark_clears_collision_and_keeps_tensor_len():
     out = p.on_frame(g(7, vals(1), tensor_len=62))
     got = parse(out[0])
     assert got["collision"] == 0 and got["tensor_len"] == 62
+
+
+@pytest.mark.rule("6.3")
+def test_6_registry_is_shared_by_the_pses_of_a_run():
+    registry = IndexRegistry(16)
+    registry.claim([0, 1, 2, 5])
+    job = Job(app_id=1, workers=("w0", "w1", "w2"), pses=("ps0", "ps1"), window=4,
+              tensors=(Tensor(key=7, length=62), Tensor(key=8, length=62)))
+    layout = JobLayout(job, TOPO)
+    ps0 = ParameterServer(job, 0, layout, PS_MAC, SPEC, registry)
+    ps1 = ParameterServer(job, 1, layout, PS_MAC, SPEC, registry)
+    a = parse(ps0.on_frame(frame(app_id=1, bitmap=7, fan_in=3, key=8, flags=COLLISION))[0])
+    b = parse(ps1.on_frame(frame(app_id=1, bitmap=7, fan_in=3, key=7, flags=COLLISION,
+                                 ps_index=1))[0])
+    assert (a["tensor_len"], b["tensor_len"]) == (3, 4)
 
 
 @pytest.mark.rule("6.3")

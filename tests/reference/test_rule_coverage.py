@@ -49,7 +49,7 @@ RULES = {
 def test_every_rule_of_sections_4_to_8_has_a_named_test():
     here = Path(__file__).parent
     marked: dict[str, list[str]] = {}
-    pattern = re.compile(r'@pytest\.mark\.rule\("([0-9.]+)"\)\n(?:@[^\n]*\n|\s[^\n]*\n)*'
+    pattern = re.compile(r'@pytest\.mark\.rule\("([0-9.]+)"\)\n(?:(?!def )[^\n]*\n)*?'
                          r'def (test_\w+)')
     for path in here.glob("test_*.py"):
         for rule, name in pattern.findall(path.read_text()):

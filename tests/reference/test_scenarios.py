@@ -113,19 +113,33 @@ def test_liveness_with_a_finite_fault_budget():
 
 
 @pytest.mark.rule("10")
-def test_collisions_in_a_small_pool_still_exact():
+def test_collisions_remap_to_fresh_indexes_and_stay_exact():
     single = Topology((Rack("r0", ("w0", "w1", "w2", "p1", "p2")),))
     jobs = (Job(app_id=1, workers=("w0", "w1"), pses=("p1",), window=4,
                 tensors=(Tensor(1, 62 * 8, gradients(5, 2, 62 * 8)),)),
             Job(app_id=2, workers=("w2",), pses=("p2",),
                 window=4, tensors=(Tensor(1, 62 * 8, gradients(6, 1, 62 * 8)),)))
-    run = run_scenario(Scenario(topology=single, jobs=jobs, pool_size=6, seed=1,
+    run = run_scenario(Scenario(topology=single, jobs=jobs, pool_size=16, seed=1,
                                 faults=FaultPlan(random=RandomFaults(drop=0.05,
                                                                      budget=10))))
     assert run.completed
     assert run.counters["switch.collisions"] > 0
     assert run.counters["ps.collision_remaps"] > 0
     assert_exact(run)
+    # every remapped index is fresh: no job's slot table uses it, and none repeats
+    from reference.placement import slot_indexes
+    from conftest import parse
+    slots = set(slot_indexes(1, 4, 16)) | set(slot_indexes(2, 4, 16))
+    assert slots == {3, 6, 8, 13}        # at P = 16 both jobs hash to the same four
+    remapped = {}
+    for rec in run.logs["r0"].ingress:
+        got = parse(rec.frame)
+        if got["ack"] and got["collision"]:
+            remapped.setdefault(got["tensor_len"], set()).add((got["app_id"], got["key"],
+                                                               got["seq"]))
+    assert remapped and not set(remapped) & slots
+    assert sorted(remapped) == sorted(set(range(16)) - slots)[:len(remapped)]
+    assert all(len(v) == 1 for v in remapped.values())
 
 
 @pytest.mark.rule("10")
