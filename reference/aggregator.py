@@ -42,10 +42,20 @@ class AggregatorState:
 def saturating_add(current: np.ndarray, incoming: np.ndarray) -> np.ndarray:
     """Element-wise sticky saturating add (spec 4.6): an element already at
     ``±(2^31 - 1)`` or ``-2^31`` stays as it is; a sum clamps to ``[-2^31, 2^31 - 1]``.
+
+    Decision beyond the spec: an *incoming* element at one of those values is sticky
+    too (the result takes it). Otherwise a rack aggregate that saturated at an edge
+    switch could be added to an opposite value at the upper switch and come out as a
+    plausible integer, hiding the overflow from the PS (found by hypothesis on a
+    two-level job). For level-0 worker packets this changes nothing that matters: an
+    input at a bound only forces the PS's float fallback, whose result is exact.
     int64 in, int64 out."""
     total = current + incoming
     np.minimum(total, INT32_MAX, out=total)
     np.maximum(total, INT32_MIN, out=total)
+    incoming_sticky = (incoming >= INT32_MAX) | (incoming <= -INT32_MAX)
+    if incoming_sticky.any():
+        total[incoming_sticky] = incoming[incoming_sticky]
     sticky = (current >= INT32_MAX) | (current <= -INT32_MAX)
     if sticky.any():
         total[sticky] = current[sticky]
@@ -124,7 +134,8 @@ class AggregatorPool:
             else:
                 current = self.values[index]
                 total = current + values
-                if self.at_bound[index] or _touches_bound(total):
+                if (self.at_bound[index] or _touches_bound(total)
+                        or _touches_bound(values)):
                     total = saturating_add(current, values)
                     self.at_bound[index] = _touches_bound(total)
                 self.values[index] = total

@@ -4,6 +4,13 @@ float requests and the optional AIMD window.
 Decisions where the spec is silent:
 - Tensors go one after another in the job's order; the next starts once every seq of the
   current one has its parameter packet.
+- **seq continues across a job's tensors** (the k-th packet of the job has seq
+  ``(k - 1) % 65535 + 1``), where the spec restarts it at 1 for every tensor. With a
+  restart, a straggler of the previous tensor (a delayed duplicate or resend of its seq
+  ``s``) carries the same owner word ``app_id << 16 | s`` as seq ``s`` of the next
+  tensor and is merged into that aggregator, corrupting its sum (hypothesis found
+  this: fixtures/corpus/counterexamples/stale-straggler-*.json). Continuing seqs make
+  owner words unique for 65535 packets. Slots stay ``(seq - 1) % S`` of the wire seq.
 - Without congestion control the window is S and a parameter packet for ``s`` sends
   ``s + S`` exactly. With it, the window in packets is ``min(S, cwnd // 308)`` (more than S
   in flight would make ``seq`` and ``seq + S`` share an aggregator), and new seqs go out
@@ -51,6 +58,7 @@ class TensorProgress:
     length: int
     data: np.ndarray               # this worker's gradient, float32 [length]
     packets: int
+    base: int = 0                  # packets of the job's earlier tensors
     next_seq: int = 1
     sent: set[int] = field(default_factory=set)
     acked: dict[int, SeqOutcome] = field(default_factory=dict)
@@ -59,6 +67,13 @@ class TensorProgress:
 
     def unacked_sent(self) -> list[int]:
         return sorted(s for s in self.sent if s not in self.acked)
+
+    def wire_seq(self, s: int) -> int:
+        """The seq on the wire of this tensor's ``s``-th packet (see module docstring)."""
+        return (self.base + s - 1) % 0xFFFF + 1
+
+    def local_seq(self, wire: int) -> int:
+        return (wire - 1 - self.base) % 0xFFFF + 1
 
 
 class Worker:
@@ -79,6 +94,7 @@ class Worker:
         self.queue = [(key, data) for key, data in tensors]
         self.done: dict[int, TensorProgress] = {}
         self.current: TensorProgress | None = None
+        self.seq_base = 0
         self.cwnd = job.window * FRAME_LEN
         self.cc_boundary = 0
         self.cc_ecn_seen = False
@@ -101,7 +117,8 @@ class Worker:
         while self.queue:
             key, data = self.queue.pop(0)
             packets = -(-len(data) // ELEMENTS)
-            self.current = TensorProgress(key, len(data), data, packets)
+            self.current = TensorProgress(key, len(data), data, packets, self.seq_base)
+            self.seq_base += packets
             out += self._send_new()
             if out:
                 return out
@@ -151,14 +168,15 @@ class Worker:
             self.counters["float_packets"] += 1
         else:
             values = quantize(chunk, self.job.scale)
-        agtr = self.slots[(s - 1) % self.job.window]
+        seq = t.wire_seq(s)
+        agtr = self.slots[(seq - 1) % self.job.window]
         shim = None
         if self.layout.two_level:
             shim = Shim(0, self.layout.rack_count, 0, self.layout.rack_id_of_worker[self.w], 0)
         packet = AtpPacket(
             eth_dst=self.ps_macs[ps_index], eth_src=self.mac, ipv4=self.ipv4, shim=shim,
             bitmap=self.bit, fan_in=self.fan_in, flags=flags, app_id=self.job.app_id,
-            seq=s, agtr=agtr, agtr2=(agtr + self.pool_size) & 0xFFFF, values=values,
+            seq=seq, agtr=agtr, agtr2=(agtr + self.pool_size) & 0xFFFF, values=values,
             key=key_on_wire(t.key, self.profile), tensor_len=t.length)
         self.counters["sent"] += 1
         return encode(packet)
@@ -174,7 +192,7 @@ class Worker:
         if t is None or key_on_wire(packet.key, self.profile) != t.key:
             self.counters["stale_ignored"] += 1
             return []
-        s = packet.seq
+        s = t.local_seq(packet.seq)
         if packet.flags & FLAG_OVERFLOW and not packet.flags & FLAG_RESEND:
             return self._float_request(s)
         if s in t.acked or s not in t.sent:
@@ -200,7 +218,7 @@ class Worker:
         ecn = bool(packet.flags & FLAG_ECN)
         t.acked[s] = SeqOutcome(float_mode, raw, ecn)
         if packet.flags & FLAG_COLLISION:
-            self.slots[(s - 1) % self.job.window] = index_on_wire(
+            self.slots[(packet.seq - 1) % self.job.window] = index_on_wire(
                 packet.tensor_len, self.profile)
             self.counters["remaps"] += 1
         out: list[bytes] = []

@@ -1,0 +1,1 @@
+"""The conformance suite: one module per property of spec section 10."""
