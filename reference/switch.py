@@ -89,7 +89,7 @@ class SwitchModel:
         out = self._verdict_output(verdict, packet, frame, route, LEVEL0, merged, ecn)
         if verdict is not Verdict.EMIT or not two_level:
             return out
-        if merged != (1 << packet.fan_in) - 1:           # 8: only whole racks go up
+        if not self.covers_whole_rack(merged, packet.fan_in):  # 8: only whole racks go up
             return out
         shim = packet.shim
         packet.shim = Shim(1 << shim.rack_id, shim.fan_in1, 1, shim.rack_id, shim.reserved)
@@ -97,6 +97,11 @@ class SwitchModel:
         if route.is_upper:                               # the internal loop (recirculation)
             return self._level1(packet, encode(packet), route, now)
         return [(route.to_ps_port, encode(packet))]
+
+    @staticmethod
+    def covers_whole_rack(merged: int, fan_in: int) -> bool:
+        """Section 8: a rack's frame goes up as level 1 only if it has every worker."""
+        return merged == (1 << fan_in) - 1
 
     def _level1(self, packet: AtpPacket, frame: bytes, route: JobRoute, now: int) -> Output:
         shim = packet.shim
