@@ -315,6 +315,18 @@ def test_4_6_negative_int32_max_is_sticky_too():
 
 
 @pytest.mark.rule("4.6")
+@pytest.mark.parametrize("incoming", [I32_MAX, -I32_MAX, I32_MIN])
+def test_4_6_incoming_element_at_a_bound_is_sticky_too(incoming):
+    # decision in aggregator.py beyond the spec's wording: an incoming element at
+    # ±(2^31 - 1) or -2^31 wins, so an edge's saturated aggregate stays visible upstairs
+    sw = switch()
+    opposite = -5 if incoming > 0 else 5
+    sw.process(1, frame(bitmap=1, fan_in=2, values=vals(opposite, 7)), now=1)
+    f = frame(bitmap=2, fan_in=2, values=vals(incoming, 1))
+    expect_emitted(sw.process(2, f, now=2), f, bitmap=3, values=(incoming, 8))
+
+
+@pytest.mark.rule("4.6")
 def test_4_6_saturated_element_reached_by_clamping_stays():
     sw = switch()
     sw.process(1, frame(bitmap=1, fan_in=3, values=vals(2**30 + 2**29)), now=1)

@@ -331,11 +331,32 @@ def test_7_parameter_for_previous_key_ignored():
     w = worker(j, tensors=[(7, DATA[:62]), (8, DATA[62:124])])
     assert [(parse(f)["key"], parse(f)["seq"]) for f in w.start(0)] == [(7, 1)]
     out = w.on_frame(param(1, key=7, tensor_len=62), 10)   # tensor 7 done: start 8
-    assert [(parse(f)["key"], parse(f)["seq"]) for f in out] == [(8, 1)]
+    # decision in worker.py: seq continues across the job's tensors (8's first is 2)
+    assert [(parse(f)["key"], parse(f)["seq"]) for f in out] == [(8, 2)]
+    assert parse(out[0])["agtr"] == 11                     # slot (2 - 1) % S = 1
     assert w.on_frame(param(1, key=7, tensor_len=62), 11) == []
-    assert 1 not in w.current.acked and w.current.key == 8
-    assert w.on_frame(param(1, key=8, values=vals(4), tensor_len=62), 12) == []
+    assert w.on_frame(param(2, key=7, tensor_len=62), 11) == []   # wrong key, right seq
+    assert not w.current.acked and w.current.key == 8
+    assert w.on_frame(param(2, key=8, values=vals(4), tensor_len=62), 12) == []
     assert w.finished
+    assert w.tensor_result(8)[0] == 4.0
+
+
+@pytest.mark.rule("1")
+def test_7_seq_continues_across_tensors_and_wraps_after_65535():
+    # decision in worker.py (the spec restarts seq at 1 per tensor; see the docstring)
+    j = job(window=2, tensors=((7, 62 * 3), (8, 62 * 2)))
+    w = worker(j, tensors=[(7, DATA[:186]), (8, DATA[:124])])
+    w.start(0)
+    w.on_frame(param(1, key=7), 1)
+    w.on_frame(param(2, key=7), 2)
+    out = w.on_frame(param(3, key=7), 3)
+    got = [parse(f) for f in out]
+    assert [(g["key"], g["seq"], g["agtr"]) for g in got] == [(8, 4, 11), (8, 5, 10)]
+    from reference.worker import TensorProgress
+    t = TensorProgress(key=1, length=62 * 3, data=None, packets=3, base=65534)
+    assert [t.wire_seq(s) for s in (1, 2, 3)] == [65535, 1, 2]
+    assert [t.local_seq(x) for x in (65535, 1, 2)] == [1, 2, 3]
 
 
 @pytest.mark.rule("7.6")
