@@ -7,12 +7,11 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from hypothesis import assume, given
+from hypothesis import given
+from hypothesis import strategies as st
 
-from fixtures.corpus import load_scenario
 from fixtures.properties import assert_exactly_once, assert_same_results
-from fixtures.shaping import is_profile_safe, under_profile
-from fixtures.strategies import scenarios
+from fixtures.shaping import profile_scenarios
 from fixtures.targets.base import ATTRIBUTED_OUTPUT
 from reference.faults import FaultPlan
 from reference.scenario import Scenario
@@ -42,15 +41,15 @@ def _check(scenario: Scenario, run_on) -> None:
                             f"job {job.app_id} running alone")
 
 
-@given(scenario=scenarios(max_jobs=4))
-def test_other_jobs_never_change_results(scenario, profile, run_on):
-    scenario = under_profile(scenario, profile)
-    assume(len(scenario.jobs) >= 2 and is_profile_safe(scenario, profile))
+@given(data=st.data())
+def test_other_jobs_never_change_results(data, profile, run_on):
+    scenario = data.draw(profile_scenarios(profile, max_jobs=4).filter(
+        lambda s: len(s.jobs) >= 2))
     _check(scenario, run_on)
 
 
-def test_corpus_isolation(corpus_scenario, profile, run_on):
-    scenario = load_scenario(corpus_scenario, profile)
+def test_corpus_isolation(corpus_scenario, corpus_scenario_for, run_on):
+    scenario = corpus_scenario_for(corpus_scenario)
     if len(scenario.jobs) < 2:
         pytest.skip("one job: nothing to isolate it from")
     _check(scenario, run_on)

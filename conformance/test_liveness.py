@@ -3,23 +3,22 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import assume, given
+from hypothesis import given
+from hypothesis import strategies as st
 
-from fixtures.corpus import load_scenario
 from fixtures.properties import assert_completed
-from fixtures.shaping import is_profile_safe, under_profile
+from fixtures.shaping import profile_scenarios
 from fixtures.strategies import lossy_scenarios
 from fixtures.targets.base import ATTRIBUTED_OUTPUT
 
 pytestmark = pytest.mark.requires(ATTRIBUTED_OUTPUT)
 
 
-@given(scenario=lossy_scenarios())
-def test_every_job_completes_under_finite_faults(scenario, profile, run_on):
-    scenario = under_profile(scenario, profile)
-    assume(is_profile_safe(scenario, profile))
-    assert_completed(run_on(scenario))
+@given(data=st.data())
+def test_every_job_completes_under_finite_faults(data, profile, run_on):
+    assert_completed(run_on(data.draw(profile_scenarios(profile, lossy_scenarios,
+                                                        faults="always"))))
 
 
-def test_corpus_every_job_completes(corpus_scenario, profile, run_on):
-    assert_completed(run_on(load_scenario(corpus_scenario, profile)))
+def test_corpus_every_job_completes(corpus_scenario, corpus_scenario_for, run_on):
+    assert_completed(run_on(corpus_scenario_for(corpus_scenario)))

@@ -5,11 +5,12 @@ correct float result."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import assume, given
+from hypothesis import given
+from hypothesis import strategies as st
 
 from fixtures.corpus import load_scenario
 from fixtures.properties import PropertyViolation, assert_exactly_once
-from fixtures.shaping import is_profile_safe, under_profile
+from fixtures.shaping import profile_scenarios
 from fixtures.strategies import overflow_scenarios
 from fixtures.targets.base import ATTRIBUTED_OUTPUT
 
@@ -21,11 +22,9 @@ def _float_seqs(run) -> int:
                for outcomes in per_key.values() for o in outcomes if o.float_mode)
 
 
-@given(scenario=overflow_scenarios())
-def test_overflowing_seqs_complete_with_float_results(scenario, profile, run_on):
-    scenario = under_profile(scenario, profile)
-    assume(is_profile_safe(scenario, profile))
-    run = run_on(scenario)
+@given(data=st.data())
+def test_overflowing_seqs_complete_with_float_results(data, profile, run_on):
+    run = run_on(data.draw(profile_scenarios(profile, overflow_scenarios, overflow=True)))
     assert_exactly_once(run)
 
 
@@ -48,5 +47,5 @@ def test_switch_saturation_path(corpus_dir, profile, run_on):
         raise PropertyViolation(f"the PS never saw switch saturation\n{run.summary()}")
 
 
-def test_corpus_overflow(corpus_scenario, profile, run_on):
-    assert_exactly_once(run_on(load_scenario(corpus_scenario, profile)))
+def test_corpus_overflow(corpus_scenario, corpus_scenario_for, run_on):
+    assert_exactly_once(run_on(corpus_scenario_for(corpus_scenario)))

@@ -11,15 +11,15 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from hypothesis import assume, given
+from hypothesis import given
+from hypothesis import strategies as st
 
-from fixtures.corpus import load_scenario
 from fixtures.properties import (
     assert_completed, assert_exactly_once, assert_no_owned_aggregators,
     assert_occupancy_within_windows,
 )
-from fixtures.shaping import is_profile_safe, loss_only, under_profile
-from fixtures.strategies import lossy_scenarios, scenarios
+from fixtures.shaping import loss_only, profile_scenarios
+from fixtures.strategies import lossy_scenarios
 from fixtures.targets.base import ATTRIBUTED_OUTPUT, READ_REGISTERS, TEARDOWN
 from reference.faults import FaultPlan, TargetedFault
 from reference.placement import slot_indexes
@@ -29,20 +29,17 @@ from reference.topology import Job, Rack, Tensor, Topology
 pytestmark = [pytest.mark.requires(ATTRIBUTED_OUTPUT, READ_REGISTERS)]
 
 
-@given(scenario=lossy_scenarios())
-def test_no_aggregator_owned_after_finish(scenario, profile, run_on):
-    scenario = loss_only(under_profile(scenario, profile))
-    assume(is_profile_safe(scenario, profile))
-    run = run_on(scenario)
+@given(data=st.data())
+def test_no_aggregator_owned_after_finish(data, profile, run_on):
+    run = run_on(loss_only(data.draw(profile_scenarios(profile, lossy_scenarios,
+                                                       faults="always"))))
     assert_completed(run)
     assert_no_owned_aggregators(run)
 
 
-@given(scenario=scenarios())
-def test_occupancy_never_above_live_windows(scenario, profile, run_on):
-    scenario = loss_only(under_profile(scenario, profile))
-    assume(is_profile_safe(scenario, profile))
-    run = run_on(scenario)
+@given(data=st.data())
+def test_occupancy_never_above_live_windows(data, profile, run_on):
+    run = run_on(loss_only(data.draw(profile_scenarios(profile))))
     if not run.occupancy:
         pytest.skip("the target does not report aggregator occupancy per packet")
     assert_occupancy_within_windows(run)
@@ -69,8 +66,9 @@ def test_lost_parameter_packets_are_repaired(profile, run_on):
     assert run.counters["worker.resends"] > 0, "no resend was needed: the faults missed"
 
 
-def test_corpus_no_aggregator_owned_after_finish(corpus_scenario, profile, run_on):
-    scenario = loss_only(load_scenario(corpus_scenario, profile))
+def test_corpus_no_aggregator_owned_after_finish(corpus_scenario, corpus_scenario_for,
+                                                 profile, run_on):
+    scenario = loss_only(corpus_scenario_for(corpus_scenario))
     torn_down = {k.app_id for k in scenario.kills if k.teardown_after_ns is not None}
     if any(k.teardown_after_ns is None for k in scenario.kills):
         pytest.skip("a job of this scenario dies without teardown: its aggregators stay")
@@ -82,36 +80,51 @@ def test_corpus_no_aggregator_owned_after_finish(corpus_scenario, profile, run_o
     assert_no_owned_aggregators(run)
 
 
+def _owned_by(run, app_id: int, at_ns: int) -> list[int]:
+    _, snapshot = run.checkpoints[at_ns]["tor0"]
+    return [i for i, state in snapshot["level0"].items() if state.owner >> 16 == app_id]
+
+
 @pytest.mark.requires(TEARDOWN)
 @pytest.mark.deviation("9.4", "aggregators of a job that dies are never released")
 def test_teardown_releases_dead_job(profile, run_on):
     """Job 2 dies mid-flight holding aggregators (its parameter packets are lost); the
     control plane's teardown must release every one of them."""
+    dying, living = _two_jobs(profile).jobs[1], _two_jobs(profile).jobs[0]
     faults = FaultPlan(targeted=(TargetedFault("drop", kind="parameter", app_id=2,
-                                               nth=2, count=50),))
-    scenario = _two_jobs(profile, faults=faults,
-                         kills=(Kill(2, at_ns=30_000, teardown_after_ns=1_000),))
+                                               nth=1, count=1000),))
+    scenario = dataclasses.replace(
+        _two_jobs(profile, faults=faults, checkpoints_ns=(9_000,),
+                  kills=(Kill(2, at_ns=10_000, teardown_after_ns=1_000),)),
+        jobs=(dying, living))
     run = run_on(scenario)
+    assert _owned_by(run, 2, 9_000), "precondition: job 2 held no aggregator when killed"
     assert_completed(run)
     assert_no_owned_aggregators(run, {2})
 
 
-@pytest.mark.deviation("5", "the release has no aggregator leak timeout")
+@pytest.mark.deviation("9.4", "the release has no aggregator leak timeout (section 5)")
 def test_leak_timeout_frees_dead_jobs_aggregators(profile, run_on):
-    """Job 2 dies without teardown, owning aggregators that job 1 keeps colliding with;
-    job 1's parameter packets at those indexes free them once the owner is stale."""
+    """Job 2 starts first, takes every aggregator of the pool, loses its parameter
+    packets and dies without a teardown. Job 1 keeps colliding with those aggregators;
+    its parameter packets must release them once their owner is idle for longer than the
+    aggregator timeout, so that job 1 aggregates on the switch again."""
     faults = FaultPlan(targeted=(TargetedFault("drop", kind="parameter", app_id=2,
-                                               nth=1, count=50),))
-    scenario = _two_jobs(profile, faults=faults, aggregator_timeout_ns=20_000,
-                         kills=(Kill(2, at_ns=10_000, teardown_after_ns=None),))
-    scenario = dataclasses.replace(scenario, jobs=(
-        dataclasses.replace(scenario.jobs[0], tensors=(Tensor(1, 62 * 80),)),
-        dataclasses.replace(scenario.jobs[1], window=8)))
+                                               nth=1, count=1000),))
+    base = _two_jobs(profile, faults=faults, aggregator_timeout_ns=20_000,
+                     checkpoints_ns=(9_000,),
+                     kills=(Kill(2, at_ns=10_000, teardown_after_ns=None),))
+    living, dying = base.jobs
+    scenario = dataclasses.replace(base, jobs=(
+        dataclasses.replace(dying, window=base.pool_size),
+        dataclasses.replace(living, tensors=(Tensor(1, 62 * 80),))))
     run = run_on(scenario)
+    job1 = set(slot_indexes(1, living.window, scenario.pool_size))
+    assert job1 <= set(_owned_by(run, 2, 9_000)), \
+        "precondition: dead job 2 did not hold job 1's aggregators"
     assert_completed(run)
-    stale = [i for _, i, owner in run.owned_aggregators()["tor0"] if owner >> 16 == 2]
-    job1 = set(slot_indexes(1, 4, scenario.pool_size))
-    leaked_on_job1 = sorted(set(stale) & job1)
+    stale = {i for _, i, owner in run.owned_aggregators()["tor0"] if owner >> 16 == 2}
+    leaked_on_job1 = sorted(stale & job1)
     assert not leaked_on_job1, (
         f"aggregators {leaked_on_job1} that job 1 collides with are still owned by dead "
         f"job 2 after the leak timeout\n{run.summary()}")

@@ -10,11 +10,9 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from hypothesis import assume, given
+from hypothesis import given
 
-from fixtures.corpus import load_scenario
 from fixtures.properties import assert_exactly_once, assert_same_results
-from fixtures.shaping import is_profile_safe, under_profile
 from fixtures.strategies import two_level_scenarios
 from fixtures.targets.base import ATTRIBUTED_OUTPUT, TWO_LEVEL
 from reference.faults import FaultPlan
@@ -50,13 +48,15 @@ def _check(scenario: Scenario, run_on) -> None:
 
 @given(scenario=two_level_scenarios())
 def test_multi_rack_equals_single_switch(scenario, profile, run_on):
-    scenario = under_profile(scenario, profile)
-    assume(is_profile_safe(scenario, profile))
+    if profile == "atp-release":
+        pytest.skip("generated two-level jobs hit deviation 9.1 (one-worker racks, one "
+                    "rack of workers); the corpus and the 9.1 tests cover atp-release")
     _check(scenario, run_on)
 
 
-def test_corpus_multi_rack_equals_single_switch(corpus_scenario, profile, run_on):
-    scenario = load_scenario(corpus_scenario, profile)
+def test_corpus_multi_rack_equals_single_switch(corpus_scenario, corpus_scenario_for,
+                                                run_on):
+    scenario = corpus_scenario_for(corpus_scenario)
     if len(scenario.topology.racks) < 2:
         pytest.skip("single-rack scenario: nothing to compare at two levels")
     if scenario.kills:
