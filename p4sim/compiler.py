@@ -36,6 +36,11 @@ class Val:
         self.extra = extra    # special things: ('type', T), ('table', ..), ...
 
 
+def tdesc(t):
+    """Describe a type for an error message (None: the expression has no value type)."""
+    return t.describe() if t is not None else "a non-value (action, table, extern or type)"
+
+
 def cval(v, t):
     if isinstance(v, bool):
         return Val(code="True" if v else "False", t=t, const=v)
@@ -194,8 +199,10 @@ class Compiler:
         return [f"{scope_qual}.{pname}" if scope_qual else pname]
 
     # ------------------------------------------------------------ types
-    def resolve_type(self, node, tparams=None):
+    def resolve_type(self, node, tparams=None, allow_dontcare=False):
         k = node.k
+        if k == "dontcare_t" and not allow_dontcare:
+            raise serr(node.loc, "'_' is not a type here")
         if k == "bits":
             w = self.const_int(node.width, "bit width")
             if w <= 0 or w > 4096:
@@ -216,7 +223,7 @@ class Compiler:
         if k == "stack":
             elem = self.resolve_type(node.elem, tparams)
             if not isinstance(elem, HeaderT):
-                raise serr(node.loc, f"header stack element must be a header, not {elem.describe()}")
+                raise serr(node.loc, f"header stack element must be a header, not {tdesc(elem)}")
             size = self.const_int(node.size, "stack size")
             if size <= 0:
                 raise serr(node.loc, "header stack size must be positive")
@@ -228,7 +235,7 @@ class Compiler:
             if t is None:
                 raise serr(node.loc, f"unknown type '{node.name}'")
             if isinstance(t, ExternT):
-                return ExternT(t.name, t.decl, [self.resolve_type(a, tparams) for a in node.args])
+                return ExternT(t.name, t.decl, [self.resolve_type(a, tparams, True) for a in node.args])
             if node.args and not isinstance(t, BlockT):
                 raise serr(node.loc, f"type '{node.name}' is not generic")
             return t
@@ -296,7 +303,7 @@ class Compiler:
                 ft2 = self.scalar_t(ft)
                 if not isinstance(ft2, (Bits, BoolT)):
                     raise UnsupportedError(f.loc, f"header '{d.name}' field '{f.name}': "
-                                                  f"unsupported field type {ft.describe()}")
+                                                  f"unsupported field type {tdesc(ft)}")
                 fields.append((f.name, ft))
             ht = HeaderT(d.name, fields)
             self.types[d.name] = ht
@@ -441,8 +448,8 @@ class Compiler:
                     if not (isinstance(pt, ExternT) and pt.name == ("packet_in" if r.extra[1] == "in" else "packet_out")):
                         raise serr(p.loc, f"parameter '{p.name}' of '{b.name}' must be packet_{r.extra[1]}")
                 elif not same_type(pt, r.t):
-                    raise serr(p.loc, f"parameter '{p.name}' of '{b.name}' has type {pt.describe()}, "
-                                      f"expected {r.t.describe()}")
+                    raise serr(p.loc, f"parameter '{p.name}' of '{b.name}' has type {tdesc(pt)}, "
+                                      f"expected {tdesc(r.t)}")
                 binds.append(r)
             if b.k == "parser":
                 names.append(self.compile_parser(b, binds))
@@ -464,7 +471,7 @@ class Compiler:
             scope[name] = Val(extra=("control_inst", inst))
             return
         if not isinstance(t, ExternT):
-            raise serr(d.loc, f"cannot instantiate {t.describe() if t else '_'}")
+            raise serr(d.loc, f"cannot instantiate {tdesc(t) if t else '_'}")
         if t.name not in SUPPORTED_EXTERNS:
             raise UnsupportedError(d.loc, f"unsupported extern '{t.name}'")
         args = [a.value for a in d.args]
@@ -481,7 +488,7 @@ class Compiler:
                 fields = [(fn, ft.width, ft.signed) for fn, ft in et.fields]
             else:
                 raise UnsupportedError(d.loc, f"register '{qual}': unsupported element type "
-                                              f"{et.describe() if et else '_'} (bit<W>, int<W> or a "
+                                              f"{tdesc(et) if et else '_'} (bit<W>, int<W> or a "
                                               f"struct of two such fields)")
             if not args:
                 raise serr(d.loc, f"register '{qual}' needs a size")
@@ -583,8 +590,8 @@ class Compiler:
         pvt = self.resolve_type(params[0].type)
         if not same_type(pvt, et) and not (isinstance(pvt, StructT) and isinstance(et, StructT)
                                            and pvt.name == et.name):
-            raise serr(params[0].loc, f"RegisterAction '{inst.qual}': value type {pvt.describe()} does "
-                                      f"not match register element type {et.describe()}")
+            raise serr(params[0].loc, f"RegisterAction '{inst.qual}': value type {tdesc(pvt)} does "
+                                      f"not match register element type {tdesc(et)}")
         size = rinfo["size"]
         R = reg.pyname
         em.line(f"r = {R}")
@@ -611,8 +618,8 @@ class Compiler:
         if len(params) == 2:
             rt = self.resolve_type(params[1].type)
             if not same_type(rt, ut):
-                raise serr(params[1].loc, f"RegisterAction '{inst.qual}': result type {rt.describe()} "
-                                          f"does not match U = {ut.describe()}")
+                raise serr(params[1].loc, f"RegisterAction '{inst.qual}': result type {tdesc(rt)} "
+                                          f"does not match U = {tdesc(ut)}")
             em.line("rv = 0")
             sc[params[1].name] = Val(code="rv", t=ut, lv=("L", "rv"))
         else:
@@ -1006,7 +1013,7 @@ class Compiler:
             if t.composite:
                 av = self.expr(a, sc, fc, em)
                 if not av.t or not same_type(av.t, t) and not (getattr(av.t, "name", 1) == getattr(t, "name", 2)):
-                    raise serr(a.loc, f"argument '{pname}' of '{cal.qual}' must be {t.describe()}")
+                    raise serr(a.loc, f"argument '{pname}' of '{cal.qual}' must be {tdesc(t)}")
                 if pdir in ("in", "inout", ""):
                     em.line(f"S[{where}:{where + t.nslots}] = S[{av.base}:{addb(av.base, t.nslots)}]")
                 if pdir in ("out", "inout"):
@@ -1017,8 +1024,8 @@ class Compiler:
                 if av.lv is None:
                     raise serr(a.loc, f"argument '{pname}' of '{cal.qual}' must be an lvalue")
                 if not same_type(self.scalar_t(av.t), self.scalar_t(t)) and not isinstance(av.t, type(t)):
-                    raise serr(a.loc, f"argument '{pname}' of '{cal.qual}': {av.t.describe()} "
-                                      f"vs {t.describe()}")
+                    raise serr(a.loc, f"argument '{pname}' of '{cal.qual}': {tdesc(av.t)} "
+                                      f"vs {tdesc(t)}")
                 argcodes.append(av.code if pdir == "inout" else "0")
                 writebacks.append(av)
             else:
@@ -1118,7 +1125,7 @@ class Compiler:
                 if av.base == b.base:
                     continue
                 if not same_type(av.t, t) and getattr(av.t, "name", None) != getattr(t, "name", 0):
-                    raise serr(a.loc, f"argument '{p.name}' of '{inst.qual}' must be {t.describe()}")
+                    raise serr(a.loc, f"argument '{p.name}' of '{inst.qual}' must be {tdesc(t)}")
                 if p.dir in ("in", "inout", ""):
                     em.line(f"S[{b.base}:{b.base + t.nslots}] = S[{av.base}:{addb(av.base, t.nslots)}]")
                 if p.dir in ("out", "inout"):
@@ -1174,7 +1181,7 @@ class Compiler:
         elif k == "if":
             c = self.expr(s.cond, sc, fc, em)
             if not isinstance(c.t, BoolT):
-                raise serr(s.cond.loc, f"if condition must be bool, not {c.t.describe() if c.t else '?'}")
+                raise serr(s.cond.loc, f"if condition must be bool, not {tdesc(c.t) if c.t else '?'}")
             em.line(f"if {c.code}:")
             em.indent()
             self.stmt_block(s.then, sc, fc, em)
@@ -1331,7 +1338,7 @@ class Compiler:
                 return
             rv = self.expr(rhs, sc, fc, em)
             if rv.t is None or not (same_type(rv.t, t) or getattr(rv.t, "name", None) == getattr(t, "name", 0)):
-                raise serr(loc, f"cannot assign {rv.t.describe() if rv.t else '?'} to {t.describe()}")
+                raise serr(loc, f"cannot assign {tdesc(rv.t) if rv.t else '?'} to {tdesc(t)}")
             em.line(f"S[{lv.base}:{addb(lv.base, t.nslots)}] = S[{rv.base}:{addb(rv.base, t.nslots)}]")
             return
         rv = self.expr(rhs, sc, fc, em, want=t)
@@ -1343,13 +1350,13 @@ class Compiler:
             items = []
             for fname, _ in t.fields:
                 if fname not in byname:
-                    raise serr(loc, f"initialiser for {t.describe()} lacks field '{fname}'")
+                    raise serr(loc, f"initialiser for {tdesc(t)} lacks field '{fname}'")
                 items.append(byname.pop(fname))
             if byname:
-                raise serr(loc, f"{t.describe()} has no field(s) {sorted(byname)}")
+                raise serr(loc, f"{tdesc(t)} has no field(s) {sorted(byname)}")
             return items
         if len(rhs.items) != len(t.fields):
-            raise serr(loc, f"{t.describe()} has {len(t.fields)} fields, initialiser has {len(rhs.items)}")
+            raise serr(loc, f"{tdesc(t)} has {len(t.fields)} fields, initialiser has {len(rhs.items)}")
         return rhs.items
 
     def convert(self, v, t, loc, what):
@@ -1364,27 +1371,27 @@ class Compiler:
             vst = self.scalar_t(vt)
             if isinstance(vst, Bits) and vst == st:
                 if isinstance(t, EnumT) and not (isinstance(vt, EnumT) and vt.name == t.name):
-                    raise serr(loc, f"{what}: cannot convert {vt.describe()} to {t.describe()} implicitly")
+                    raise serr(loc, f"{what}: cannot convert {tdesc(vt)} to {tdesc(t)} implicitly")
                 return v
-            raise serr(loc, f"{what}: type mismatch: expected {t.describe()}, got "
-                            f"{vt.describe() if vt else '?'}")
+            raise serr(loc, f"{what}: type mismatch: expected {tdesc(t)}, got "
+                            f"{tdesc(vt) if vt else '?'}")
         if isinstance(t, BoolT):
             if isinstance(vt, BoolT):
                 return v
-            raise serr(loc, f"{what}: expected bool, got {vt.describe() if vt else '?'}")
+            raise serr(loc, f"{what}: expected bool, got {tdesc(vt) if vt else '?'}")
         if isinstance(t, EnumT):
             if isinstance(vt, EnumT) and vt.name == t.name:
                 return v
-            raise serr(loc, f"{what}: expected {t.describe()}, got {vt.describe() if vt else '?'}")
+            raise serr(loc, f"{what}: expected {tdesc(t)}, got {tdesc(vt) if vt else '?'}")
         if isinstance(t, ErrorT):
             if isinstance(vt, ErrorT):
                 return v
-            raise serr(loc, f"{what}: expected error, got {vt.describe() if vt else '?'}")
+            raise serr(loc, f"{what}: expected error, got {tdesc(vt) if vt else '?'}")
         if isinstance(t, IntT):
             if v.const is not None and isinstance(vt, (IntT, Bits)):
                 return cval(v.const, IntT())
-        raise serr(loc, f"{what}: cannot convert {vt.describe() if vt else '?'} to "
-                        f"{t.describe() if t else '?'}")
+        raise serr(loc, f"{what}: cannot convert {tdesc(vt) if vt else '?'} to "
+                        f"{tdesc(t) if t else '?'}")
 
     # ------------------------------------------------------------ expressions
     def field_val(self, base, off, ft):
@@ -1474,7 +1481,7 @@ class Compiler:
                 raise serr(e.loc, f"type '{getattr(t, 'name', '?')}' has no member '{name}'")
             if ex[0] == "lstruct":
                 if name not in ex[1]:
-                    raise serr(e.loc, f"{bv.t.describe()} has no field '{name}'")
+                    raise serr(e.loc, f"{tdesc(bv.t)} has no field '{name}'")
                 return ex[1][name]
             if ex[0] == "apply_result":
                 tinfo, code = ex[1], ex[2]
@@ -1492,7 +1499,7 @@ class Compiler:
                 return self.field_val(bv.base, t.offsets[name], t.ftypes[name])
             if isinstance(t, HeaderT) and name in ("isValid", "setValid", "setInvalid"):
                 return Val(extra=("method", bv, name))
-            raise serr(e.loc, f"{t.describe()} has no field '{name}'")
+            raise serr(e.loc, f"{tdesc(t)} has no field '{name}'")
         if isinstance(t, StackT):
             esz = t.elem.nslots
             if name == "next":
@@ -1511,7 +1518,7 @@ class Compiler:
             raise serr(e.loc, f"header stack has no member '{name}'")
         if isinstance(t, ExternT) or t is None:
             return Val(extra=("method", bv, name))
-        raise serr(e.loc, f"'{expr_text(e.expr)}' of type {t.describe()} has no member '{name}'")
+        raise serr(e.loc, f"'{expr_text(e.expr)}' of type {tdesc(t)} has no member '{name}'")
 
     def index(self, e, sc, fc, em):
         bv = self.expr(e.expr, sc, fc, em)
@@ -1538,9 +1545,9 @@ class Compiler:
             w = hi - lo + 1
             return cval((bv.const >> lo) & ((1 << w) - 1), Bits(w))
         if not isinstance(t, Bits):
-            raise serr(e.loc, f"cannot slice a value of type {bv.t.describe() if bv.t else '?'}")
+            raise serr(e.loc, f"cannot slice a value of type {tdesc(bv.t) if bv.t else '?'}")
         if not (0 <= lo <= hi < t.width):
-            raise serr(e.loc, f"slice [{hi}:{lo}] out of range for {t.describe()}")
+            raise serr(e.loc, f"slice [{hi}:{lo}] out of range for {tdesc(t)}")
         w = hi - lo + 1
         m = (1 << w) - 1
         rt = Bits(w)
@@ -1578,7 +1585,7 @@ class Compiler:
         if isinstance(ta, ErrorT) and isinstance(tb, ErrorT):
             return a, b, ta
         raise serr(loc, f"operands of '{op}' have incompatible types: "
-                        f"{a.t.describe() if a.t else '?'} and {b.t.describe() if b.t else '?'}")
+                        f"{tdesc(a.t) if a.t else '?'} and {tdesc(b.t) if b.t else '?'}")
 
     def binop(self, e, sc, fc, em):
         op = e.op
@@ -1617,7 +1624,7 @@ class Compiler:
                     raise serr(loc, "shift amount out of range")
                 return cval(a.const << b.const if op == "<<" else a.const >> b.const, IntT())
             if not isinstance(ta, Bits):
-                raise serr(loc, f"cannot shift a value of type {a.t.describe()}")
+                raise serr(loc, f"cannot shift a value of type {tdesc(a.t)}")
             if b.const is not None:
                 s = int(b.const)
                 if s < 0:
@@ -1646,7 +1653,7 @@ class Compiler:
                 return cval(r, BoolT())
             return Val(code=f"({a.code} {op} {b.code})", t=BoolT())
         if isinstance(t, (BoolT, EnumT, ErrorT)):
-            raise serr(loc, f"'{op}' is not defined on {t.describe()}")
+            raise serr(loc, f"'{op}' is not defined on {tdesc(t)}")
         if isinstance(t, IntT):
             if a.const is None or b.const is None:
                 raise serr(loc, "int arithmetic needs constant operands")
@@ -1726,7 +1733,7 @@ class Compiler:
             r = {"-": -v.const, "+": v.const, "~": ~v.const}[op]
             return cval(r, IntT())
         if not isinstance(t, Bits):
-            raise serr(e.loc, f"'{op}' needs a numeric operand, not {v.t.describe() if v.t else '?'}")
+            raise serr(e.loc, f"'{op}' needs a numeric operand, not {tdesc(v.t) if v.t else '?'}")
         if v.const is not None:
             r = {"-": -v.const, "+": v.const, "~": ~v.const}[op]
             return cval(wrap_value(r, t), t)
@@ -1745,7 +1752,7 @@ class Compiler:
             if isinstance(v.t, EnumT) and v.t.name == t.name:
                 return v
             if t.underlying is None or not isinstance(vt, (Bits, IntT)):
-                raise serr(loc, f"cannot cast {v.t.describe() if v.t else '?'} to {t.describe()}")
+                raise serr(loc, f"cannot cast {tdesc(v.t) if v.t else '?'} to {tdesc(t)}")
             vv = self.cast(v, t.underlying, loc)
             return Val(code=vv.code, t=t, const=vv.const)
         if isinstance(st, BoolT):
@@ -1755,11 +1762,11 @@ class Compiler:
                 if v.const is not None:
                     return cval(bool(v.const), BoolT())
                 return Val(code=f"({v.code} != 0)", t=BoolT())
-            raise serr(loc, f"cannot cast {v.t.describe() if v.t else '?'} to bool (only bit<1>)")
+            raise serr(loc, f"cannot cast {tdesc(v.t) if v.t else '?'} to bool (only bit<1>)")
         if isinstance(st, Bits):
             if isinstance(vt, BoolT):
                 if st.width != 1:
-                    raise serr(loc, f"cannot cast bool to {st.describe()} (only bit<1>)")
+                    raise serr(loc, f"cannot cast bool to {tdesc(st)} (only bit<1>)")
                 if v.const is not None:
                     return cval(int(v.const), st)
                 return Val(code=f"(1 if {v.code} else 0)", t=st)
@@ -1782,13 +1789,13 @@ class Compiler:
                 if not vt.signed and st.width > vt.width:
                     return Val(code=v.code, t=st)
                 return Val(code=self.wrapc(v.code, st), t=st)
-            raise serr(loc, f"cannot cast {v.t.describe() if v.t else '?'} to {st.describe()}")
+            raise serr(loc, f"cannot cast {tdesc(v.t) if v.t else '?'} to {tdesc(st)}")
         if isinstance(st, IntT):
             if v.const is not None:
                 return cval(v.const, IntT())
         if v.t is not None and same_type(v.t, t):
             return v
-        raise serr(loc, f"unsupported cast to {t.describe() if t else '?'}")
+        raise serr(loc, f"unsupported cast to {tdesc(t) if t else '?'}")
 
     # ------------------------------------------------------------ calls
     def concat_list(self, node, sc, fc, em, what):
@@ -1818,7 +1825,7 @@ class Compiler:
                 continue
             if not isinstance(t, Bits):
                 raise serr(it.loc, f"{what}: field list elements need a fixed width "
-                                   f"(got {v.t.describe() if v.t else '?'})")
+                                   f"(got {tdesc(v.t) if v.t else '?'})")
             parts.append((v.code, t.width, t.signed, total))
             total += t.width
         terms = []
@@ -1863,7 +1870,7 @@ class Compiler:
                 em.line(f"STACK_SHIFT(S, {recv.base}, {t.size}, {t.elem.nslots}, "
                         f"{cnt if mname == 'push_front' else -cnt})")
                 return None
-            raise serr(e.loc, f"no method '{mname}' on {t.describe() if t else '?'}")
+            raise serr(e.loc, f"no method '{mname}' on {tdesc(t) if t else '?'}")
         kind = rex[0]
         if kind == "packet":
             return self.packet_method(rex[1], mname, e, sc, fc, em, stmt)
@@ -1955,7 +1962,7 @@ class Compiler:
                     em.line(f"S[{st.base}] += 1")
                     return None
                 if not isinstance(hv.t, HeaderT):
-                    raise serr(e.loc, f"extract needs a header, not {hv.t.describe() if hv.t else '?'}")
+                    raise serr(e.loc, f"extract needs a header, not {tdesc(hv.t) if hv.t else '?'}")
                 self.gen_extract(hv.base, hv.t, em, e.loc)
                 return None
             if mname == "advance":
@@ -1981,7 +1988,7 @@ class Compiler:
                     em.line("off = off0")
                     return Val(t=t, base=base, lv=None)
                 if not isinstance(t, Bits):
-                    raise UnsupportedError(e.loc, f"lookahead of type {t.describe() if t else '_'} "
+                    raise UnsupportedError(e.loc, f"lookahead of type {tdesc(t) if t else '_'} "
                                                   f"(bit<W> and headers are supported)")
                 nb = (t.width + 7) // 8
                 code = f"LOOK(B, off, {nb}, {nb * 8 - t.width}, {t.mask})"
@@ -2071,7 +2078,7 @@ class Compiler:
                 b = addb(hv.base, 1 + i * t.elem.nslots)
                 self.gen_emit(Val(t=t.elem, base=b), em, loc)
         else:
-            raise serr(loc, f"emit needs a header, struct or stack, not {t.describe() if t else '?'}")
+            raise serr(loc, f"emit needs a header, struct or stack, not {tdesc(t) if t else '?'}")
 
     def extern_method(self, inst, m, e, sc, fc, em, stmt):
         k = inst.kind
@@ -2094,7 +2101,7 @@ class Compiler:
             iv = self.expr(args[0], sc, fc, em)
             it = self.scalar_t(iv.t)
             if not isinstance(it, (Bits, IntT)):
-                raise serr(args[0].loc, f"register index must be bit<W>, not {iv.t.describe()}")
+                raise serr(args[0].loc, f"register index must be bit<W>, not {tdesc(iv.t)}")
             code = f"{inst.pyname}(S, {iv.code})"
             return Val(code=code, t=inst.info["ut"])
         if k == "Register":

@@ -899,6 +899,9 @@ class Parser:
                 if not self.accept(","):
                     break
             self.expect("}")
+            if named and not all(it.k == "kv" for it in items):
+                raise P4SyntaxError(loc, "an initialiser list cannot mix 'name = value' and "
+                                         "positional entries")
             return N("list", loc, items=items, named=named)
         if k == ".":
             self.next()

@@ -85,3 +85,39 @@ def test_mutated_programs(case):
     prog = check(text, os.path.join(PROGRAMS, "mutant_" + name))
     if prog is not None:
         run_once(prog)
+
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|0x[0-9a-fA-F]+|[0-9]+w?[0-9]*|\|\+\||\|-\||&&|\|\||==|!=|<=|>=|<<|[-+*/%&|^<>=!~]")
+_OPS = ["+", "-", "*", "/", "%", "&", "|", "^", "<<", "==", "!=", "<", ">", "<=", ">=",
+        "&&", "||", "|+|", "|-|", "=", "!", "~"]
+
+
+@st.composite
+def token_mutated(draw):
+    """Swap a word for another word of the same program (names, numbers, operators):
+    mostly well-formed programs with type and name errors in them."""
+    name = draw(st.sampled_from(sorted(SEEDS)))
+    text = SEEDS[name]
+    spans = [m.span() for m in _WORD.finditer(text)]
+    words = sorted({text[a:b] for a, b in spans if text[a].isalpha() or text[a] == "_"})
+    for _ in range(draw(st.integers(1, 2))):
+        a, b = draw(st.sampled_from(spans))
+        old = text[a:b]
+        if old[0].isdigit():
+            new = str(draw(st.sampled_from([0, 1, 7, 8, 15, 16, 31, 32, 33, 64, 255, 65536])))
+        elif old[0].isalpha() or old[0] == "_":
+            new = draw(st.sampled_from(words))
+        else:
+            new = draw(st.sampled_from(_OPS))
+        text = text[:a] + new + text[b:]
+        spans = [m.span() for m in _WORD.finditer(text)]
+    return name, text
+
+
+@settings(max_examples=120 * SCALE, deadline=None, suppress_health_check=list(HealthCheck))
+@given(token_mutated())
+def test_token_mutated_programs(case):
+    name, text = case
+    prog = check(text, os.path.join(PROGRAMS, "mutant_" + name))
+    if prog is not None:
+        run_once(prog)
