@@ -186,17 +186,13 @@ def test_bad_field_value(tmp_path, change, where, expected):
     assert err.expected.startswith(expected), err.expected
 
 
-# -- loader gaps found while writing the corpus (reported; strict xfail so a fix shows) --
-@pytest.mark.xfail(strict=True, reason="trace.py does not type-check list elements: "
-                   "config.multicast[].ports / config.ports accept strings")
+# -- loader gaps found while writing the corpus (fixed; these pin the fixes) ----------
 def test_port_list_elements_are_type_checked(tmp_path):
     err = load_error(mutated(
         tmp_path, lambda d: tor0(d)["config"]["multicast"][0].update(ports=["1", 2])))
     assert err.where.startswith("switches.tor0.config.multicast[0].ports")
 
 
-@pytest.mark.xfail(strict=True, reason="trace.py ignores unknown packet field names, so a "
-                   "typo ('fanin') silently becomes fan_in 0 in a hand-written trace")
 def test_unknown_packet_field_is_rejected(tmp_path):
     def change(d):
         tor0(d)["ingress"][0]["packet"]["fanin"] = tor0(d)["ingress"][0]["packet"].pop(
@@ -205,8 +201,6 @@ def test_unknown_packet_field_is_rejected(tmp_path):
     assert err.where == "switches.tor0.ingress[0].packet.fanin"
 
 
-@pytest.mark.xfail(strict=True, reason="trace.py accepts JSON true/false as int32 values "
-                   "(bool is an int in Python)")
 def test_boolean_value_is_not_an_int32(tmp_path):
     err = load_error(mutated(
         tmp_path, lambda d: tor0(d)["ingress"][0]["packet"]["values"].update({"0": True})))

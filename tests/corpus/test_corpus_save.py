@@ -110,10 +110,7 @@ def test_deviation_survives_load_and_save(tmp_path):
     assert saved.get("deviation") == "9.1"
 
 
-# -- gaps found while writing the corpus (reported; strict xfail so a fix shows) -------
-@pytest.mark.xfail(strict=True, reason="save_trace writes every register field although "
-                   "the loaded trace stated only some (register_fields is not saved), so "
-                   "the saved copy of a hand-written trace no longer replays clean")
+# -- gaps found while writing the corpus (fixed; these pin the fixes) ----------------
 def test_saving_keeps_which_register_fields_are_compared(tmp_path):
     data = trace_dict(ECN.name)
     for state in data["switches"]["tor0"]["registers"]["level0"].values():
