@@ -1,0 +1,120 @@
+"""The pytest plugin as a user meets it: options, usage errors, skips with reasons,
+profile deviations, seeds and failure artifacts (each run in a fresh pytest process)."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+
+import pytest
+
+SIMPLE = """
+    import pytest
+
+    def test_uses_target(target):
+        assert target.name
+
+    @pytest.mark.requires("teleportation")
+    def test_needs_a_capability(target):
+        pass
+
+    @pytest.mark.deviation("9.9", "an example deviation")
+    def test_spec_behaviour():
+        assert False, "the release behaves differently"
+
+    def test_seed(test_seed, request):
+        print("SEED", test_seed)
+"""
+
+
+@pytest.fixture
+def suite(pytester):
+    pytester.makepyfile(test_sample=textwrap.dedent(SIMPLE))
+    return pytester
+
+
+def run(pytester, *args):
+    return pytester.runpytest_subprocess("-p", "no:cacheprovider", "-p", "no:randomly",
+                                         *args)
+
+
+def test_unknown_target_is_a_usage_error(suite):
+    result = run(suite, "--target=nope")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*unknown target 'nope'; choose one of reference, p4sim*"])
+
+
+def test_missing_testbed_file_is_a_usage_error(suite):
+    result = run(suite, "--testbed=missing.yaml")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*testbed file 'missing.yaml' does not exist*"])
+
+
+def test_testbed_naming_an_absent_interface_is_a_usage_error(suite):
+    suite.makefile(".yaml", testbed="target: hardware\nports:\n  7: atpnosuchif0\n")
+    result = run(suite, "--testbed=testbed.yaml")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        ["*device port 7 maps to interface 'atpnosuchif0', which does not exist*"])
+
+
+def test_bad_testbed_yaml_names_the_line(suite):
+    suite.makefile(".yaml", testbed="ports: [1, 2\n")
+    result = run(suite, "--testbed=testbed.yaml")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*testbed.yaml:*not valid YAML*"])
+
+
+def test_unavailable_target_skips_with_what_is_missing(suite, monkeypatch):
+    monkeypatch.delenv("SDE_INSTALL", raising=False)
+    result = run(suite, "--target=tofino-model", "-rs", "-k", "uses_target")
+    result.assert_outcomes(skipped=1)
+    result.stdout.fnmatch_lines(["*no Tofino SDE found: set SDE_INSTALL*"])
+
+
+def test_missing_capability_skips_naming_it_and_the_target(suite):
+    result = run(suite, "-rs", "-k", "capability")
+    result.assert_outcomes(skipped=1)
+    result.stdout.fnmatch_lines(
+        ["*target 'reference' lacks capability 'teleportation'*"])
+
+
+def test_deviation_is_strict_xfail_only_under_atp_release(suite):
+    run(suite, "-k", "spec_behaviour").assert_outcomes(failed=1)
+    result = run(suite, "-k", "spec_behaviour", "--profile=atp-release", "-rx")
+    result.assert_outcomes(xfailed=1)
+    result.stdout.fnmatch_lines(["*known atp-release deviation 9.9: an example deviation*"])
+
+
+def test_test_seed_derives_from_session_seed_and_is_recorded(suite):
+    first = run(suite, "-k", "seed", "-s", "--seed=42", "--junitxml=a.xml")
+    again = run(suite, "-k", "seed", "-s", "--seed=42")
+    other = run(suite, "-k", "seed", "-s", "--seed=43")
+    seed_of = lambda r: [l.split("SEED")[1] for l in r.outlines if "SEED" in l][0]  # noqa: E731
+    assert seed_of(first) == seed_of(again) != seed_of(other)
+    first.stdout.fnmatch_lines(["*session seed=42 (rerun with --seed=42)*"])
+    junit = (suite.path / "a.xml").read_text()
+    assert 'name="atp_seed"' in junit and 'name="atp_session_seed" value="42"' in junit
+
+
+def test_failing_property_leaves_a_trace_with_its_seed(pytester, monkeypatch):
+    artifacts = pytester.path / "artifacts"
+    monkeypatch.setenv("ATP_ARTIFACTS_DIR", str(artifacts))
+    pytester.makepyfile(test_fail=textwrap.dedent("""
+        from reference.scenario import Scenario
+        from reference.topology import Job, Rack, Tensor, Topology
+
+        def test_property(run_on):
+            run = run_on(Scenario(
+                topology=Topology((Rack("tor0", ("w0", "w1", "ps")),)),
+                jobs=(Job(1, ("w0", "w1"), ("ps",), 2, (Tensor(3, 100),)),), seed=5))
+            assert not run.completed, "pretend the property failed"
+    """))
+    result = run(pytester, "--seed=7")
+    result.assert_outcomes(failed=1)
+    traces = list(artifacts.rglob("*.json"))
+    assert traces and list(artifacts.rglob("*.pcap"))
+    data = json.loads(traces[0].read_text())
+    assert data["format"] == "atp-trace/1" and data["seed"] == 5
+    assert isinstance(data["results"]["test_seed"], int)
+    result.stdout.fnmatch_lines(["*trace written to*run0.json*"])
