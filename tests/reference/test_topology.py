@@ -51,7 +51,7 @@ def test_bad_job_names_the_job(kw, needle):
         job(**kw).validate(TOPO)
     assert needle in str(info.value)
     if "host" not in needle:
-        assert str(info.value).startswith("job 1: ")
+        assert str(info.value).startswith(f"job {kw.get('app_id', 1)}: ")
 
 
 def test_32_workers_and_4_pses_are_fine():
