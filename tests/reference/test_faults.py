@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from conftest import ACK, OVERFLOW, RESEND, frame, shim
+from reference_helpers import ACK, OVERFLOW, RESEND, frame, shim
 from reference.faults import (
     FaultInjector, FaultPlan, FaultPlanError, RandomFaults, TargetedFault, frame_kind,
 )

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import ACK, PS_PORT, RESEND, config, frame, parse, vals
+from reference_helpers import ACK, PS_PORT, RESEND, config, frame, parse, vals
 from reference.switch import SwitchModel
 
 N = 4

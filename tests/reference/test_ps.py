@@ -10,7 +10,7 @@ import struct
 
 import pytest
 
-from conftest import (
+from reference_helpers import (
     ACK, COLLISION, DATA_INDEX, ECN, I32_MAX, I32_MIN, OVERFLOW, RESEND, frame, parse,
     vals,
 )

@@ -128,7 +128,7 @@ def test_collisions_remap_to_fresh_indexes_and_stay_exact():
     assert_exact(run)
     # every remapped index is fresh: no job's slot table uses it, and none repeats
     from reference.placement import slot_indexes
-    from conftest import parse
+    from reference_helpers import parse
     slots = set(slot_indexes(1, 4, 16)) | set(slot_indexes(2, 4, 16))
     assert slots == {3, 6, 8, 13}        # at P = 16 both jobs hash to the same four
     remapped = {}

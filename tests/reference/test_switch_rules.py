@@ -1,7 +1,7 @@
 """Spec sections 4 and 5 (and 9.1, 9.4): the switch, one test per numbered rule.
 
 Inputs are built with the model's encoder (pinned to the spec table in test_wire.py);
-outputs are parsed by hand (conftest.parse) and compared with values written here from
+outputs are parsed by hand (reference_helpers.parse) and compared with values written here from
 the spec. Job 1 / ps_index 0: PS on port 9, workers on ports 1, 2, 3.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import (
+from reference_helpers import (
     ACK, COLLISION, ECN, I32_MAX, I32_MIN, MCAST, OVERFLOW, PS_MAC, PS_PORT, RESEND,
     config, frame, parse, vals,
 )

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from conftest import ACK, COLLISION, OVERFLOW, RESEND, frame, parse, shim, vals
+from reference_helpers import ACK, COLLISION, OVERFLOW, RESEND, frame, parse, shim, vals
 from reference.control_plane import JobRoute, build_switch_configs
 from reference.profiles import SPEC
 from reference.ps import IndexRegistry, ParameterServer

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import ACK, COLLISION, DATA_INDEX, ECN, OVERFLOW, RESEND, parse
+from reference_helpers import ACK, COLLISION, DATA_INDEX, ECN, OVERFLOW, RESEND, parse
 from reference.wire import (
     AtpPacket, Shim, WireError, decode, default_ipv4, encode, with_ipv4_ecn,
 )

@@ -12,7 +12,7 @@ import struct
 import numpy as np
 import pytest
 
-from conftest import ACK, COLLISION, ECN, OVERFLOW, RESEND, frame, parse, vals
+from reference_helpers import ACK, COLLISION, ECN, OVERFLOW, RESEND, frame, parse, vals
 from reference.profiles import ATP_RELEASE, SPEC
 from reference.topology import Job, JobLayout, Rack, Tensor, Topology
 from reference.worker import Worker

@@ -13,7 +13,6 @@ import sys
 from pathlib import Path
 
 import numpy as np
-import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
@@ -108,8 +107,3 @@ def config(*, pool_size=16, timeout=1_000, ecn_threshold=10, routes=None,
             (2, 0): JobRoute(to_ps_port=PS_PORT, is_upper=True, local_rack_id=0)},
         multicast=multicast if multicast is not None else {(1, 0): MCAST, (2, 0): (3,)},
         l2=l2 if l2 is not None else {PS_MAC: PS_PORT})
-
-
-@pytest.fixture
-def cfg():
-    return config()
