@@ -1,4 +1,5 @@
-"""The benchmark script keeps working (a very short run) and p4sim beats its target."""
+"""The benchmark script keeps working (a very short run; throughput is not asserted:
+CI machines are shared)."""
 import importlib.util
 import os
 
