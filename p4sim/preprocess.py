@@ -43,11 +43,12 @@ class _PP(Preprocessor):
 
 def preprocess(text, filename="<string>", include_dirs=(), defines=None):
     pp = _PP()
-    for d in include_dirs:
-        pp.add_path(str(d))
+    # p4sim's own core.p4/tna.p4 come first: they must win over an SDE's copies
+    pp.add_path(INCLUDE_DIR)
     if filename and os.path.dirname(filename):
         pp.add_path(os.path.dirname(os.path.abspath(filename)))
-    pp.add_path(INCLUDE_DIR)
+    for d in include_dirs:
+        pp.add_path(str(d))
     for name, value in (defines or {}).items():
         pp.define(f"{name} {value}" if value is not None else f"{name}")
     try:

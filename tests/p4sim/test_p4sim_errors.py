@@ -171,3 +171,10 @@ def test_ternary_key_errors(switch_for):
     with pytest.raises(p4sim.ControlPlaneError, match="unknown parameter"):
         sw.table_add("Ingress.classify", {"hdr.probe.flags": (1, 1), "etype": 1}, "set_tern",
                      {"v": 1, "sw": 1, "zz": 0})
+
+
+def test_p4sim_tna_wins_over_other_copies(tmp_path):
+    (tmp_path / "tna.p4").write_text("this is not P4 at all\n")
+    (tmp_path / "core.p4").write_text("neither is this\n")
+    prog = p4sim.compile_source(BASE, os.path.join(PROGRAMS, "shadow.p4"), include_dirs=[tmp_path])
+    assert "Ingress.forward" in prog.table_names()
