@@ -1,9 +1,11 @@
 """The parameter server of one job and one ps_index (spec section 6).
 
 Decisions where the spec is silent (documented for the P4/host teams):
-- The PS sums integer contributions in int64. A sum that leaves int32 (two partial
-  aggregates, each in range) is treated like revealed switch overflow: the seq enters
-  float mode and a float request goes out. Otherwise the result would silently wrap.
+- The PS sums integer contributions in int64. A sum that reaches a bound of int32 (two
+  partial aggregates, each in range) is treated like revealed switch overflow: the seq
+  enters float mode and a float request goes out. Otherwise the result would silently
+  wrap; and a sum exactly at 2^31 - 1 or -2^31 is what the switch would have shown as
+  overflow, so both paths agree.
 - "First unused pool index" for a collision remap comes from an :class:`IndexRegistry`
   shared by all PSes of a run (the release keeps such a table in shared memory): every
   index any job's slot table uses is claimed; the fresh index is the smallest unclaimed
@@ -119,7 +121,7 @@ class ParameterServer:
             state.total = values
         elif contrib and not contrib & state.counted:
             total = state.total + values
-            if ((total > INT32_MAX) | (total < INT32_MIN)).any():
+            if ((total >= INT32_MAX) | (total <= INT32_MIN)).any():
                 return self._enter_float_mode(state, packet)
             state.counted |= contrib
             state.total = total

@@ -161,9 +161,15 @@ class SwitchModel:
 
     # -- control plane ----------------------------------------------------------------
     def teardown_job(self, app_id: int) -> int:
-        """Release every aggregator of a dead job (no-op under profile atp-release)."""
+        """Control-plane teardown of a dead job: remove its routes and multicast groups
+        first (so its frames still in flight are dropped as an unknown job's instead of
+        re-taking an aggregator), then release every aggregator it owns. Returns how many
+        were released. No-op under profile atp-release (9.4)."""
         if not self.profile.teardown_releases:
             return 0
+        for table in (self.config.routes, self.config.multicast, self.config.mgid):
+            for key in [k for k in table if k[0] == app_id]:
+                del table[key]
         return sum(pool.release_job(app_id) for pool in self.pools)
 
     def read_aggregators(self, indices, level: int = LEVEL0) -> dict[int, AggregatorState]:
