@@ -226,9 +226,14 @@ def _faults_from(r: "_Reader") -> FaultPlan:
         if r.has("random"):
             rr = r.obj("random")
             links = rr.raw("links", None)
+            probabilities = {name: rr.float(name, 0.0)
+                             for name in ("drop", "duplicate", "reorder")}
+            for name, p in probabilities.items():
+                if not 0.0 <= p < 1.0:
+                    raise ScenarioError(f"{rr.path}.{name}: {p} is not a probability in "
+                                        f"[0, 1)")
             rand = RandomFaults(
-                drop=rr.float("drop", 0.0), duplicate=rr.float("duplicate", 0.0),
-                reorder=rr.float("reorder", 0.0),
+                **probabilities,
                 reorder_delay_ns=rr.int("reorder_delay_ns", 5_000, low=0),
                 jitter_ns=rr.int("jitter_ns", 0, low=0),
                 budget=rr.int("budget", None, low=0, optional=True),

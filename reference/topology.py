@@ -146,8 +146,12 @@ class Job:
             raise TopologyError(f"{name}: a host is listed twice among the workers")
         if len(set(self.pses)) != len(self.pses):
             raise TopologyError(f"{name}: a host is listed twice among the PSes")
-        for host in (*self.workers, *self.pses):
-            topology.rack_index(host)
+        for role, hosts in (("worker", self.workers), ("PS", self.pses)):
+            for host in hosts:
+                if host not in topology.rack_of:
+                    raise TopologyError(
+                        f"{name}: {role} host {host!r} is in no rack; hosts are "
+                        f"{', '.join(topology.hosts)}")
         both = set(self.workers) & set(self.pses)
         if both:
             raise TopologyError(f"{name}: host {sorted(both)[0]!r} is both worker and PS")

@@ -40,7 +40,7 @@ def test_bad_topology(racks, needle):
     (dict(workers=tuple(f"x{i}" for i in range(33))), "1..32 workers"),
     (dict(pses=("h2", "h3", "h4", "h0", "h1")), "1..4 PSes"),
     (dict(workers=("h0", "h2")), "both worker and PS"),
-    (dict(workers=("h0", "nope")), "unknown host 'nope'"),
+    (dict(workers=("h0", "nope")), "worker host 'nope' is in no rack"),
     (dict(window=0), "window S"),
     (dict(tensors=(Tensor(1, 62), Tensor(1, 10))), "distinct"),
     (dict(tensors=(Tensor(1, 62 * 65535 + 1),)), "seq is 16 bits"),
