@@ -8,7 +8,6 @@ Python ints; every field has a slot index fixed at compile time.  ``bit<W>`` val
 kept in ``0..2**W-1`` and ``int<W>`` values in ``-2**(W-1)..2**(W-1)-1``; every operation
 that can leave that range is followed by masking.
 """
-from .ast import N
 from .errors import Loc, P4SemanticError, UnsupportedError
 from .runtime import ActionSpec, CounterSpec, KeySpec, RegisterSpec, TableSpec
 from .types import (Bits, BlockT, BoolT, EnumT, ErrorT, ExternT, HeaderT, IntT,
@@ -534,8 +533,6 @@ class Compiler:
                 raise serr(args[0].loc, "Hash algorithm must be a HashAlgorithm_t member")
             aname = [k for k, vv in algo.t.members.items() if vv == algo.const][0]
             custom = None
-            if aname in ("RANDOM", "CRC64") and False:
-                pass
             if aname not in ("IDENTITY", "CRC8", "CRC16", "CRC32", "CRC64", "CUSTOM"):
                 raise UnsupportedError(args[0].loc, f"unsupported hash algorithm '{aname}'")
             if len(args) > 1:
@@ -1887,7 +1884,7 @@ class Compiler:
             return Val(extra=("apply_result", rex[1], tmpcode))
         if kind == "control_inst":
             if mname != "apply":
-                raise serr(e.loc, f"control instance has only apply()")
+                raise serr(e.loc, f"{rex[1].kind} instance has only apply()")
             if not stmt:
                 raise serr(e.loc, "control apply() has no value")
             need = {"parser": ("parser",), "control": ("control", "deparser")}[rex[1].kind]
@@ -2167,14 +2164,12 @@ class Compiler:
                 hv = self.expr(args[0], sc, fc, em)
                 if not isinstance(hv.t, HeaderT) or hv.t.bits > 64:
                     raise UnsupportedError(loc, "Resubmit.emit needs a header of at most 64 bits")
-                sub = []
                 o = Emitter(em.ind)
                 o.line("O2 = []")
                 self.gen_emit(hv, o, loc)
                 for ln in o.lines:
                     em.lines.append(ln.replace("O.append", "O2.append"))
                 em.line("CTX.resubmit = b''.join(O2)")
-                del sub
             else:
                 em.line("CTX.resubmit = b''")
             return None
@@ -2191,10 +2186,3 @@ def plv_code(lv):
         _, plv, hi, lo, pt = lv
         return f"(({plv_code(plv)} >> {lo}) & {(1 << (hi - lo + 1)) - 1})"
     raise ValueError(kind)
-
-
-def expr_text_safe(v):
-    return v.code if v.code and len(v.code) < 40 else "value"
-
-
-N  # re-exported for type hints in callers

@@ -203,15 +203,12 @@ class Parser:
         self.error(f"expected a type, found {self.tok.value!r}")
 
     def stack_suffix(self, t):
-        while self.at("[") and not self.at_close_after_bracket():
+        while self.at("["):
             loc = self.next().loc
             size = self.expr()
             self.expect("]")
             t = N("stack", loc, elem=t, size=size)
         return t
-
-    def at_close_after_bracket(self):
-        return False
 
     def type_args(self):
         self.expect("<")
@@ -535,10 +532,10 @@ class Parser:
         init = None
         if self.accept("="):
             # object initializer: { method declarations }
-            iloc = self.expect("{").loc
+            self.expect("{")
             methods = []
             while not self.at("}"):
-                manns = self.annotations()
+                self.annotations()
                 mloc = self.tok.loc
                 rt = self.parse_type()
                 mname = self.name("a method name")
@@ -586,7 +583,7 @@ class Parser:
         self.expect("{")
         props = {}
         while not self.at("}"):
-            panns = self.annotations()
+            self.annotations()
             ploc = self.tok.loc
             is_const = False
             if self.at_kw("const"):

@@ -219,7 +219,6 @@ class Table:
         key, match = key_norm_match
         if key in self.entries and not replace:
             raise ControlPlaneError(f"table '{self.name}': entry with key {key} already exists")
-        a = self.spec.actions[aidx]
         e = Entry(key, match, prio, self.seq, (True, aidx, self.fns[aidx], args))
         self.seq += 1
         if self.spec.size and len(self.entries) >= self.spec.size and key not in self.entries:
@@ -269,7 +268,6 @@ class Table:
         self.sorted = []
 
     def _set_default_raw(self, aidx, args):
-        a = self.spec.actions[aidx]
         self.default_result = (False, aidx, self.fns[aidx], tuple(args))
 
     def set_default(self, action, params=None):

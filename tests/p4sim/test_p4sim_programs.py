@@ -270,7 +270,7 @@ def test_switches_of_one_program_are_independent(switch_for):
     assert b.register_read("Ingress.owner", 3) == 0
     # table actions run in their own switch (here: a DirectCounter through the pass context)
     c = switch_for("structure.p4")
-    d = switch_for("structure.p4")
+    switch_for("structure.p4")   # a second switch of the same Program, created later
     c.table_add("Ingress.counted", {"hdr.work.app_id": 7}, "count_hit")
     frame = eth(0, 0, 0x0900) + bytes(20)
     c.inject(0, frame)
