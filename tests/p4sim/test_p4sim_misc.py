@@ -94,3 +94,15 @@ def test_name_annotations_add_control_plane_aliases():
     sw.table_add("global_fwd", {"hdr.ethernet.dst_addr": 1}, "set_port", {"port": 2})
     assert sw.inject(0, bytes(5) + b"\x01" + bytes(8)) == [(2, bytes(5) + b"\x01" + bytes(8))]
     assert sw.table_entries("Ingress.forward") == sw.table_entries("global_fwd")
+
+
+def test_timestamps_reach_ingress_metadata():
+    src = open(__file__.replace("test_p4sim_misc.py", "programs/l2_forward.p4")).read()
+    src = src.replace("            forward.apply();", """            forward.apply();
+            hdr.ethernet.src_addr = ig_intr_md.ingress_mac_tstamp;
+            hdr.ethernet.dst_addr = ig_prsr_md.global_tstamp + 1;""")
+    sw = p4sim.Switch(p4sim.compile_source(src, __file__.replace("test_p4sim_misc.py", "programs/ts.p4")))
+    sw.table_set_default("Ingress.forward", "set_port", {"port": 4})
+    ts = (1 << 48) + 123456789      # wraps to 48 bits
+    out = sw.inject(0, bytes(12) + b"\x08\x00", timestamp_ns=ts)
+    assert out == [(4, (123456790).to_bytes(6, "big") + (123456789).to_bytes(6, "big") + b"\x08\x00")]
