@@ -15,7 +15,7 @@ from .types import (Bits, BlockT, BoolT, EnumT, ErrorT, ExternT, HeaderT, IntT,
                     wrap_value)
 
 SUPPORTED_EXTERNS = {"Register", "RegisterAction", "Hash", "CRCPolynomial", "Random",
-                     "Counter", "DirectCounter", "Checksum", "Resubmit"}
+                     "Counter", "DirectCounter", "Checksum", "Resubmit", "Digest"}
 
 
 def serr(loc, msg):
@@ -572,6 +572,12 @@ class Compiler:
             inst.pyname = self.add_object("checksum", None, "CK")
         elif t.name == "Resubmit":
             inst.pyname = None
+        elif t.name == "Digest":
+            dt = t.targs[0] if t.targs else None
+            if not isinstance(dt, (StructT, HeaderT)) or any(ft.composite for _, ft in dt.fields):
+                raise UnsupportedError(d.loc, f"Digest '{qual}' needs a struct of scalar fields")
+            inst.pyname = self.add_object("digest", (qual, [f for f, _ in dt.fields]), "DG")
+            inst.info["t"] = dt
         scope[name] = v
 
     # ------------------------------------------------------------ register action
@@ -2155,6 +2161,25 @@ class Compiler:
                 code, nbits = self.concat_list(args[0], sc, fc, em, f"checksum '{qual}'")
                 return Val(code=f"{ck}.update({code}, {nbits})", t=Bits(16))
             raise serr(loc, f"Checksum '{qual}' has no method '{m}'")
+        if k == "Digest":
+            if m != "pack":
+                raise serr(loc, f"Digest '{qual}' has no method '{m}'")
+            if fc.kind != "deparser":
+                raise serr(loc, "Digest.pack outside a deparser")
+            need(1)
+            dt = inst.info["t"]
+            if args[0].k == "list":
+                items = self.list_items(args[0], dt, loc)
+                codes = [self.convert(self.expr(it, sc, fc, em), ft, it.loc, fn).code
+                         for it, (fn, ft) in zip(items, dt.fields)]
+                em.line(f"{inst.pyname}.pack((" + "".join(c + ", " for c in codes) + "))")
+                return None
+            dv = self.expr(args[0], sc, fc, em)
+            if dv.t is None or getattr(dv.t, "name", None) != dt.name:
+                raise serr(loc, f"Digest '{qual}' packs {tdesc(dt)}, not {tdesc(dv.t)}")
+            first = 1 if isinstance(dt, HeaderT) else 0
+            em.line(f"{inst.pyname}.pack(tuple(S[{addb(dv.base, first)}:{addb(dv.base, first + len(dt.fields))}]))")
+            return None
         if k == "Resubmit":
             if m != "emit":
                 raise serr(loc, f"Resubmit '{qual}' has no method '{m}'")

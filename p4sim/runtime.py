@@ -377,6 +377,18 @@ class Counter:
             self.bytes[index] += self.ctx.pkt_len
 
 
+class DigestUnit:
+    """Digest<T>.pack(): records (digest name, {field: value}) for the control plane."""
+
+    def __init__(self, name, fields, sink):
+        self.name = name
+        self.fields = fields
+        self.sink = sink
+
+    def pack(self, values):
+        self.sink.append((self.name, dict(zip(self.fields, values))))
+
+
 class PassContext:
     """Per-packet-pass state shared with generated code."""
 

@@ -38,6 +38,7 @@ class Switch:
         self.ctx = ctx = PassContext()
         self.mcast = {}
         self.drops = []   # (reason, detail) of the packets dropped by the last inject()
+        self._digests = []
         ns = {
             "Reject": Reject, "ExitBlock": ExitBlock, "CTX": ctx, "count_direct": rt.count_direct,
             "STK": rt.STK, "ADV": rt.ADV, "LOOK": rt.LOOK, "DIV": rt.DIV, "MOD": rt.MOD,
@@ -68,6 +69,8 @@ class Switch:
                 obj = random.Random(rng.getrandbits(64))
             elif kind == "checksum":
                 obj = rt.ChecksumUnit()
+            elif kind == "digest":
+                obj = rt.DigestUnit(spec[0], spec[1], self._digests)
             else:
                 raise P4SimError(f"internal: unknown object kind {kind}")
             ns[pyname] = obj
@@ -241,6 +244,14 @@ class Switch:
             self.drops.append(("egress", "drop_ctl"))
             return None
         return b"".join(O) + B[off:]
+
+    # ------------------------------------------------------------------ digests
+    def digests(self, clear=True):
+        """Digests packed by the ingress deparser so far: [(digest name, {field: value})]."""
+        out = list(self._digests)
+        if clear:
+            self._digests.clear()
+        return out
 
     # ------------------------------------------------------------------ tables
     def table(self, name):

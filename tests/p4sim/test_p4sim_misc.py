@@ -106,3 +106,25 @@ def test_timestamps_reach_ingress_metadata():
     ts = (1 << 48) + 123456789      # wraps to 48 bits
     out = sw.inject(0, bytes(12) + b"\x08\x00", timestamp_ns=ts)
     assert out == [(4, (123456790).to_bytes(6, "big") + (123456789).to_bytes(6, "big") + b"\x08\x00")]
+
+
+def test_digest_pack_reaches_the_control_plane():
+    src = open(__file__.replace("test_p4sim_misc.py", "programs/l2_forward.p4")).read()
+    src = src.replace("struct meta_t { bit<8> unused; }",
+                      "struct meta_t { bit<8> unused; }\nstruct learn_t { bit<48> mac; PortId_t port; }")
+    src = src.replace("    apply { pkt.emit(hdr); }", """    Digest<learn_t>() learn;
+    apply {
+        if (ig_dprsr_md.digest_type == 1) {
+            learn.pack({hdr.ethernet.src_addr, ig_intr_md.ingress_port});
+        }
+        pkt.emit(hdr);
+    }""")
+    src = src.replace("in ingress_intrinsic_metadata_for_deparser_t ig_dprsr_md) {",
+                      "in ingress_intrinsic_metadata_for_deparser_t ig_dprsr_md,\n"
+                      "                   in ingress_intrinsic_metadata_t ig_intr_md) {")
+    src = src.replace("        ig_dprsr_md.drop_ctl = 1;", "        ig_dprsr_md.drop_ctl = 1;\n"
+                      "        ig_dprsr_md.digest_type = 1;")
+    sw = p4sim.Switch(p4sim.compile_source(src, __file__.replace("test_p4sim_misc.py", "programs/dg.p4")))
+    assert sw.inject(7, bytes(6) + (0x0A0B0C0D0E0F).to_bytes(6, "big") + b"\x08\x00") == []
+    assert sw.digests() == [("IgDeparser.learn", {"mac": 0x0A0B0C0D0E0F, "port": 7})]
+    assert sw.digests() == []
