@@ -15,7 +15,7 @@ from .types import (Bits, BlockT, BoolT, EnumT, ErrorT, ExternT, HeaderT, IntT,
                     wrap_value)
 
 SUPPORTED_EXTERNS = {"Register", "RegisterAction", "Hash", "CRCPolynomial", "Random",
-                     "Counter", "DirectCounter", "Checksum", "Resubmit", "Digest"}
+                     "Counter", "DirectCounter", "Checksum", "Resubmit", "Digest", "Mirror"}
 
 
 def serr(loc, msg):
@@ -570,7 +570,7 @@ class Compiler:
             inst.pyname = None
         elif t.name == "Checksum":
             inst.pyname = self.add_object("checksum", None, "CK")
-        elif t.name == "Resubmit":
+        elif t.name in ("Resubmit", "Mirror"):
             inst.pyname = None
         elif t.name == "Digest":
             dt = t.targs[0] if t.targs else None
@@ -2179,6 +2179,27 @@ class Compiler:
                 raise serr(loc, f"Digest '{qual}' packs {tdesc(dt)}, not {tdesc(dv.t)}")
             first = 1 if isinstance(dt, HeaderT) else 0
             em.line(f"{inst.pyname}.pack(tuple(S[{addb(dv.base, first)}:{addb(dv.base, first + len(dt.fields))}]))")
+            return None
+        if k == "Mirror":
+            if m != "emit":
+                raise serr(loc, f"Mirror '{qual}' has no method '{m}'")
+            if fc.kind != "deparser":
+                raise serr(loc, "Mirror.emit outside a deparser")
+            if len(args) not in (1, 2):
+                raise serr(loc, f"Mirror.emit of '{qual}' takes (session_id[, header])")
+            sv = self.convert(self.expr(args[0], sc, fc, em), Bits(10), args[0].loc, "mirror session id")
+            if len(args) == 2:
+                hv = self.expr(args[1], sc, fc, em)
+                if not isinstance(hv.t, HeaderT):
+                    raise UnsupportedError(loc, "Mirror.emit needs a header as its mirror header")
+                o = Emitter(em.ind)
+                o.line("O2 = []")
+                self.gen_emit(hv, o, loc)
+                for ln in o.lines:
+                    em.lines.append(ln.replace("O.append", "O2.append"))
+                em.line(f"CTX.mirrors.append(({sv.code}, b''.join(O2)))")
+            else:
+                em.line(f"CTX.mirrors.append(({sv.code}, b''))")
             return None
         if k == "Resubmit":
             if m != "emit":

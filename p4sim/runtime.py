@@ -396,6 +396,7 @@ class PassContext:
         self.entry = None
         self.pkt_len = 0
         self.resubmit = None
+        self.mirrors = []
 
 
 def count_direct(ctx):

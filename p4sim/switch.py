@@ -37,6 +37,7 @@ class Switch:
         self.ports = None if ports is None else set(ports)
         self.ctx = ctx = PassContext()
         self.mcast = {}
+        self.mirror_sessions = {}
         self.drops = []   # (reason, detail) of the packets dropped by the last inject()
         self._digests = []
         ns = {
@@ -138,29 +139,56 @@ class Switch:
                     else:
                         work.appendleft((inport, fr, npass + 1, True, res[1]))
                     continue
-                for eport, rid, data, bypass in res[1]:
-                    if not bypass:
-                        qd = queue_depth(eport) if callable(queue_depth) else queue_depth
-                        data = self._egress(eport, rid, data, timestamp_ns, qd)
-                        if data is None:
-                            continue
-                    if eport == self.recirculation_port:
-                        work.append((eport, data, npass + 1, False, b""))
-                    elif self.ports is None or eport in self.ports:
-                        out.append((eport, data))
-                    else:
-                        self.drops.append(("port", f"egress port {eport} not added"))
+                self._run_copies(res[1], npass, work, out, timestamp_ns, queue_depth)
         except P4SimError:
             raise
         except Exception as e:
             raise P4RuntimeError(f"error while executing the program: {type(e).__name__}: {e}") from e
         return out
 
+    def _run_copies(self, copies, npass, work, out, ts, queue_depth):
+        """Egress for each copy the traffic manager made (and for egress mirror copies)."""
+        eq = deque((eport, rid, data, bypass, 0) for eport, rid, data, bypass in copies)
+        while eq:
+            eport, rid, data, bypass, depth = eq.popleft()
+            if not bypass:
+                qd = queue_depth(eport) if callable(queue_depth) else queue_depth
+                data, mirrors = self._egress(eport, rid, data, ts, qd)
+                for sid, mframe in mirrors:
+                    port = self.mirror_sessions.get(sid)
+                    if port is None:
+                        self.drops.append(("mirror", f"no mirror session {sid}"))
+                    elif depth + 1 >= self.max_passes:
+                        self.drops.append(("max_passes", "egress mirror chain too long"))
+                    else:
+                        eq.append((port, 0, mframe, False, depth + 1))
+                if data is None:
+                    continue
+            if eport == self.recirculation_port:
+                work.append((eport, data, npass + 1, False, b""))
+            elif self.ports is None or eport in self.ports:
+                out.append((eport, data))
+            else:
+                self.drops.append(("port", f"egress port {eport} not added"))
+
+    def _mirror_copies(self, ctx, drop_ctl, data):
+        copies = []
+        if drop_ctl & 4:      # drop_ctl bit 2 disables mirroring
+            return copies
+        for sid, mhdr in ctx.mirrors:
+            port = self.mirror_sessions.get(sid)
+            if port is None:
+                self.drops.append(("mirror", f"no mirror session {sid}"))
+            else:
+                copies.append((port, 0, mhdr + data, False))
+        return copies
+
     def _ingress(self, port, frame, ts, resubmitted, rdata):
         S = self._template[:]
         ctx = self.ctx
         ctx.entry = None
         ctx.resubmit = None
+        ctx.mirrors = []
         ctx.pkt_len = len(frame)
         for ck in self._checksums:
             ck.clear()
@@ -186,10 +214,11 @@ class Switch:
         self._ig_dep(S, O)
         if ctx.resubmit is not None:
             return ("resubmit", ctx.resubmit)
-        if S[self._s_ig_drop] & 1:
-            self.drops.append(("ingress", "drop_ctl"))
-            return None
         data = b"".join(O) + B[off:]
+        dctl = S[self._s_ig_drop]
+        if dctl & 1:
+            self.drops.append(("ingress", "drop_ctl"))
+            return ("copies", self._mirror_copies(ctx, dctl, data))
         bypass = bool(S[self._s_bypass])
         copies = []
         if S[self._s_ucast_valid]:
@@ -202,12 +231,13 @@ class Switch:
                         copies.append((p, rid, data, bypass))
         if not copies:
             self.drops.append(("tm", "no unicast port and no multicast group"))
-        return ("copies", copies)
+        return ("copies", copies + self._mirror_copies(ctx, dctl, data))
 
     def _egress(self, eport, rid, frame, ts, qdepth):
         S = self._template[:]
         ctx = self.ctx
         ctx.entry = None
+        ctx.mirrors = []
         ctx.pkt_len = len(frame)
         for ck in self._checksums:
             ck.clear()
@@ -232,7 +262,7 @@ class Switch:
             off = self._eg_parser(S, B, 0)
         except Reject as r:
             self.drops.append(("egress_parser", r.error_name))
-            return None
+            return None, []
         S[self._s_eg_gts] = ts & ((1 << 48) - 1)
         try:
             self._eg_ctl(S)
@@ -240,10 +270,13 @@ class Switch:
             pass
         O = []
         self._eg_dep(S, O)
-        if S[self._s_eg_drop] & 1:
+        data = b"".join(O) + B[off:]
+        dctl = S[self._s_eg_drop]
+        mirrors = [] if dctl & 4 else [(sid, mhdr + data) for sid, mhdr in ctx.mirrors]
+        if dctl & 1:
             self.drops.append(("egress", "drop_ctl"))
-            return None
-        return b"".join(O) + B[off:]
+            return None, mirrors
+        return data, mirrors
 
     # ------------------------------------------------------------------ digests
     def digests(self, clear=True):
@@ -332,6 +365,20 @@ class Switch:
         if mgid not in self.mcast:
             raise ControlPlaneError(f"no multicast group {mgid}")
         del self.mcast[mgid]
+
+    # ------------------------------------------------------------------ mirroring
+    def mirror_session_set(self, session_id, port):
+        """Mirror session ``session_id`` (bit<10>) sends its copies to egress ``port``."""
+        if not isinstance(session_id, int) or not 0 <= session_id < 1024:
+            raise ControlPlaneError(f"mirror session id {session_id!r} does not fit in bit<10>")
+        if not isinstance(port, int) or not 0 <= port < 512:
+            raise ControlPlaneError(f"mirror session {session_id}: port {port!r} does not fit in bit<9>")
+        self.mirror_sessions[session_id] = port
+
+    def mirror_session_delete(self, session_id):
+        if session_id not in self.mirror_sessions:
+            raise ControlPlaneError(f"no mirror session {session_id}")
+        del self.mirror_sessions[session_id]
 
     # ------------------------------------------------------------------ ports
     def port_add(self, port):

@@ -179,6 +179,12 @@ extern RegisterAction<T, I, U> {
     abstract void apply(inout T value, @optional out U rv);
 }
 
+extern Mirror {
+    Mirror();
+    void emit(in MirrorId_t session_id);
+    void emit<T>(in MirrorId_t session_id, in T hdr);
+}
+
 extern Resubmit {
     Resubmit();
     void emit();
@@ -188,7 +194,7 @@ extern Resubmit {
 extern T port_metadata_unpack<T>(packet_in pkt);
 
 /* Declared so that programs using them get a clear "unsupported extern" error. */
-extern Mirror { Mirror(); void emit(in MirrorId_t session_id); }
+
 extern Digest<T> { Digest(); void pack(in T data); }
 extern Meter<I> { Meter(bit<32> size, MeterType_t type); bit<8> execute(in I index); }
 extern DirectMeter { DirectMeter(MeterType_t type); bit<8> execute(); }

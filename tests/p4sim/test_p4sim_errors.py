@@ -21,7 +21,7 @@ def compile_with(snippet, where=ANCHOR):
 
 
 @pytest.mark.parametrize("snippet,exc,words", [
-    ("    Mirror() m;\n", p4sim.UnsupportedError, "unsupported extern 'Mirror'"),
+    ("    ActionProfile(16) ap;\n", p4sim.UnsupportedError, "unsupported extern 'ActionProfile'"),
     ("    Meter<bit<8>>(4, MeterType_t.BYTES) m;\n", p4sim.UnsupportedError, "'Meter'"),
     ("    value_set<bit<8>>(4) vs;\n", p4sim.UnsupportedError, "'value_set'"),
     ("    action a() { hdr.ethernet.dst_addr = hdr.ethernet.ether_type; }\n",
