@@ -16,7 +16,7 @@ LOC_RE = re.compile(r"^[^:\n]+:\d+:\d+: ")
 SEEDS = {name: open(os.path.join(PROGRAMS, name)).read()
          for name in ("l2_forward.p4", "parser_select.p4", "tables.p4", "registers.p4",
                       "structure.p4", "traffic_manager.p4", "misc.p4", "subparser.p4",
-                      "atp_mini.p4")}
+                      "atp_mini.p4", "mirror.p4")}
 TOKENS = ["header", "struct", "control", "parser", "state", "transition", "select", "apply",
           "action", "table", "key", "actions", "default_action", "const", "entries", "extern",
           "typedef", "enum", "if", "else", "switch", "return", "exit", "bit", "int", "bool",
