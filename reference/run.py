@@ -171,7 +171,8 @@ def run_scenario(scenario: Scenario, switch_factory: SwitchFactory | None = None
         if kill.teardown_after_ns is not None:
             def teardown(app_id=kill.app_id):
                 for name, switch in net.switches.items():
-                    switch.teardown_job(app_id)
+                    if getattr(switch, "teardown_job", None) is not None:
+                        switch.teardown_job(app_id)
                     record_occupancy(name, switch)
             net.at(kill.at_ns + kill.teardown_after_ns, teardown)
 
