@@ -118,3 +118,12 @@ def test_failing_property_leaves_a_trace_with_its_seed(pytester, monkeypatch):
     assert data["format"] == "atp-trace/1" and data["seed"] == 5
     assert isinstance(data["results"]["test_seed"], int)
     result.stdout.fnmatch_lines(["*trace written to*run0.json*"])
+    kept = json.loads((traces[0].parent / "counterexample.json").read_text())
+    assert kept["seed"] == 5 and kept["jobs"][0]["app_id"] == 1
+    result.stdout.fnmatch_lines(["*fixtures/corpus/counterexamples/*"])
+
+
+def test_allure_environment_records_target_profile_and_seed(suite):
+    run(suite, "-k", "uses_target", "--seed=9", "--alluredir=allure")
+    properties = (suite.path / "allure" / "environment.properties").read_text()
+    assert "target=reference" in properties and "session_seed=9" in properties
