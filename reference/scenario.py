@@ -13,7 +13,9 @@ import numpy as np
 
 from reference.control_plane import (
     DEFAULT_AGGREGATOR_TIMEOUT_NS, DEFAULT_ECN_THRESHOLD, DEFAULT_POOL_SIZE,
+    build_switch_configs,
 )
+from reference.placement import slot_indexes
 from reference.faults import FaultPlan, FaultPlanError, RandomFaults, TargetedFault
 from reference.profiles import PROFILES
 from reference.quantize import DEFAULT_SCALE
@@ -140,10 +142,8 @@ class Scenario:
     def validate(self) -> None:
         """Cross-field checks (jobs against topology, kills and congestion against jobs
         and switches)."""
-        from reference.control_plane import build_switch_configs
         try:
             build_switch_configs(self.topology, self.jobs, pool_size=self.pool_size)
-            from reference.placement import slot_indexes
             for job in self.jobs:
                 slot_indexes(job.app_id, job.window, self.pool_size)
         except ValueError as exc:

@@ -86,17 +86,17 @@ class SwitchModel:
             packet.agtr, packet.owner_id, packet.bitmap, packet.fan_in,
             bool(packet.flags & 4), packet.ipv4_ecn == 3 or bool(packet.flags & FLAG_ECN),
             packet.values, now, self.profile.first_completing_overwrites)
-        out = self._verdict_output(verdict, packet, frame, route, LEVEL0, merged, ecn)
-        if verdict is not Verdict.EMIT or not two_level:
-            return out
-        if not self.covers_whole_rack(merged, packet.fan_in):  # 8: only whole racks go up
-            return out
-        shim = packet.shim
-        packet.shim = Shim(1 << shim.rack_id, shim.fan_in1, 1, shim.rack_id, shim.reserved)
-        self.counters["rack_aggregates"] += 1
-        if route.is_upper:                               # the internal loop (recirculation)
-            return self._level1(packet, encode(packet), route, now)
-        return [(route.to_ps_port, encode(packet))]
+        if (verdict is Verdict.EMIT and two_level
+                and self.covers_whole_rack(merged, packet.fan_in)):  # 8: whole racks go up
+            self._carry_aggregate(packet, LEVEL0, merged, ecn)
+            shim = packet.shim
+            packet.shim = Shim(1 << shim.rack_id, shim.fan_in1, 1, shim.rack_id,
+                               shim.reserved)
+            self.counters["rack_aggregates"] += 1
+            if route.is_upper:                           # the internal loop (recirculation)
+                return self._level1(packet, encode(packet), route, now)
+            return [(route.to_ps_port, encode(packet))]
+        return self._verdict_output(verdict, packet, frame, route, LEVEL0, merged, ecn)
 
     @staticmethod
     def covers_whole_rack(merged: int, fan_in: int) -> bool:
@@ -123,6 +123,13 @@ class SwitchModel:
             self.counters["collisions"] += 1
             packet.flags |= FLAG_COLLISION
             return [(route.to_ps_port, encode(packet))]
+        self._carry_aggregate(packet, level, merged, ecn)
+        return [(route.to_ps_port, encode(packet))]
+
+    def _carry_aggregate(self, packet: AtpPacket, level: int, merged: int,
+                         ecn: bool) -> None:
+        """4.7: an emitted packet carries the aggregate, the merged bitmap (bitmap1 at
+        level 1) and the aggregator's ecn."""
         self.counters["emitted"] += 1
         packet.values = self.pools[level].values[packet.agtr].astype("int32")
         if level == LEVEL0:
@@ -132,7 +139,6 @@ class SwitchModel:
             packet.shim = Shim(merged, s.fan_in1, s.level, s.rack_id, s.reserved)
         if ecn:
             packet.flags |= FLAG_ECN
-        return [(route.to_ps_port, encode(packet))]
 
     def _parameter(self, packet: AtpPacket, frame: bytes, now: int) -> Output:
         key = (packet.app_id, packet.ps_index)
