@@ -13,8 +13,9 @@ import pytest
 from hypothesis import given
 
 from fixtures.properties import assert_exactly_once, assert_same_results
+from fixtures.state_machine import driver_switch_factory, make_switch_machine_test
 from fixtures.strategies import two_level_scenarios
-from fixtures.targets.base import ATTRIBUTED_OUTPUT, TWO_LEVEL
+from fixtures.targets.base import ATTRIBUTED_OUTPUT, READ_REGISTERS, TWO_LEVEL
 from reference.faults import FaultPlan
 from reference.scenario import Scenario
 from reference.topology import Rack, Topology
@@ -62,3 +63,14 @@ def test_corpus_multi_rack_equals_single_switch(corpus_scenario, corpus_scenario
     if scenario.kills:
         pytest.skip("a killed job has no results to compare")
     _check(scenario, run_on)
+
+
+@pytest.mark.requires(READ_REGISTERS)
+def test_both_pools_hold_exactly_their_bitmaps_at_every_step(target_factory, profile):
+    """The two-level rule-based machine: one switch that is upper switch, edge switch
+    and pass-through for different jobs; after every packet, each owned level-0 and
+    level-1 aggregator holds exactly its bitmap's workers (racks) and every frame is one
+    section 8 allows."""
+    test_case = make_switch_machine_test(driver_switch_factory(target_factory),
+                                         profile=profile, two_level=True)
+    test_case("runTest").runTest()
