@@ -1,8 +1,13 @@
-"""A pytest plugin that breaks one rule of the reference switch (the target under test
-when ``--target=reference``), chosen by the ATP_MUTANT environment variable. Used only
-by tests/mutants to show that each conformance property catches an injected bug.
+"""A pytest plugin that breaks one rule, chosen by the ATP_MUTANT environment variable.
+Used only by tests/mutants to show that the suite catches injected bugs.
 
-    ATP_MUTANT=no_overwrite python -m pytest conformance/... -p tests.mutants.plugin
+    ATP_MUTANT=completion_early python -m pytest conformance/... -p tests.mutants.plugin
+
+A *switch* mutant is active only while the target (``--target=reference``) processes a
+frame or tears a job down: the reference switch that recorded a trace, and the shadow
+that runs in lockstep with the target, stay intact, as they would be against a real
+buggy switch. A *host* mutant breaks the reference workers or PS, which are the hosts
+of every run.
 """
 
 from __future__ import annotations
@@ -11,9 +16,10 @@ import os
 
 import numpy as np
 
-from reference import aggregator, switch
-from reference.aggregator import AggregatorPool, Verdict
-from reference.wire import INT32_MAX
+from reference import aggregator, ps, switch, worker
+from reference.aggregator import STAMP_MASK, AggregatorPool, Verdict
+from reference.switch import LEVEL1, SwitchModel
+from reference.wire import FLAG_ECN, INT32_MAX
 
 _original_gradient = AggregatorPool.gradient
 
@@ -44,9 +50,91 @@ def _owner_ignores_app(self, index, owner_id, bits, fan_in, resend, is_ecn, valu
                               values, now, first_completing_overwrites)
 
 
+def _completion_early(self, index, owner_id, bits, fan_in, resend, is_ecn, values, now,
+                      first_completing_overwrites=True):
+    """4.5 broken: an aggregation completes at n - 1 contributions."""
+    return _original_gradient(self, index, owner_id, bits, max(fan_in - 1, 1), resend,
+                              is_ecn, values, now, first_completing_overwrites)
+
+
+def _count_on_duplicate(self, index, owner_id, bits, fan_in, resend, is_ecn, values, now,
+                        first_completing_overwrites=True):
+    """4.5 broken: a duplicate (no new worker bit) still counts."""
+    duplicate = (not resend and self.owner[index] == owner_id and self.bitmap[index]
+                 and not bits & ~self.bitmap[index])
+    result = _original_gradient(self, index, owner_id, bits, fan_in, resend, is_ecn,
+                                values, now, first_completing_overwrites)
+    if duplicate:
+        self.count[index] = (self.count[index] + 1) & 0xFF
+    return result
+
+
+def _resend_keeps_owner(self, index, owner_id, bits, fan_in, resend, is_ecn, values, now,
+                        first_completing_overwrites=True):
+    """4.3 broken: a resend flush does not release the aggregator."""
+    mine = resend and self.owner[index] == owner_id
+    result = _original_gradient(self, index, owner_id, bits, fan_in, resend, is_ecn,
+                                values, now, first_completing_overwrites)
+    if mine:
+        self.owner[index] = owner_id
+        self.occupied += 1
+    return result
+
+
+def _resend_keeps_count(self, index, owner_id, bits, fan_in, resend, is_ecn, values, now,
+                        first_completing_overwrites=True):
+    """4.5 broken: a resend flush leaves the count as it was."""
+    count = self.count[index]
+    mine = resend and self.owner[index] == owner_id
+    result = _original_gradient(self, index, owner_id, bits, fan_in, resend, is_ecn,
+                                values, now, first_completing_overwrites)
+    if mine:
+        self.count[index] = count
+    return result
+
+
+def _stamp_on_collision(self, index, owner_id, bits, fan_in, resend, is_ecn, values, now,
+                        first_completing_overwrites=True):
+    """4.4 broken: a colliding (not mine) packet refreshes the owner's stamp."""
+    result = _original_gradient(self, index, owner_id, bits, fan_in, resend, is_ecn,
+                                values, now, first_completing_overwrites)
+    if result[0] is Verdict.NOT_MINE and not resend:
+        self.stamp[index] = now & STAMP_MASK
+    return result
+
+
+_original_release = AggregatorPool._release
+
+
+def _release_keeps_ecn(self, index):
+    """5 broken: releasing an aggregator leaves its ECN register set."""
+    ecn = self.ecn[index]
+    _original_release(self, index)
+    self.ecn[index] = ecn
+
+
+_original_parameter = AggregatorPool.parameter
+
+
+def _leak_timeout_ge(self, index, owner_id, now, leak_timeout_ns):
+    """5 broken: the leak timeout releases at ``now - stamp >= timeout``."""
+    return _original_parameter(self, index, owner_id, now,
+                               None if leak_timeout_ns is None else leak_timeout_ns - 1)
+
+
 def _parameter_keeps_owner(self, index, owner_id, now, leak_timeout_ns):
     """5 broken: parameter packets never release their aggregator."""
     return None
+
+
+_original_process = SwitchModel.process
+
+
+def _egress_ecn_strict(self, port, frame, now=0, queue_depth=0):
+    """5 broken: egress marks congestion only above the threshold (> instead of >=)."""
+    if queue_depth == self.config.ecn_threshold:
+        queue_depth = 0
+    return _original_process(self, port, frame, now, queue_depth)
 
 
 _original_verdict_output = switch.SwitchModel._verdict_output
@@ -73,16 +161,113 @@ def _partial_rack_goes_up(merged: int, fan_in: int) -> bool:
     return True
 
 
-MUTANTS = {
+def _level1_with(fan_in_of):
+    def level1(self, packet, frame, route, now):
+        shim = packet.shim
+        verdict, merged, ecn = self.pools[LEVEL1].gradient(
+            packet.agtr, packet.owner_id, shim.bitmap1, fan_in_of(packet),
+            bool(packet.flags & 4), packet.ipv4_ecn == 3 or bool(packet.flags & FLAG_ECN),
+            packet.values, now, self.profile.first_completing_overwrites)
+        return self._verdict_output(verdict, packet, frame, route, LEVEL1, merged, ecn)
+    return level1
+
+
+# 8 broken: the upper switch completes on the workers' fan_in instead of fan_in1
+_upper_on_fan_in = _level1_with(lambda packet: packet.fan_in)
+# 8 broken: the upper switch completes one rack early
+_one_rack_early = _level1_with(lambda packet: max(packet.shim.fan_in1 - 1, 1))
+
+
+# -- host mutants ----------------------------------------------------------------------
+_original_aimd = worker.Worker._aimd
+
+
+def _aimd_never_halves(self, s, ecn):
+    """7 broken: AIMD ignores ECN marks, so the window never halves."""
+    return _original_aimd(self, s, False)
+
+
+def _window_s_plus_1(self):
+    """7 broken: one packet more than the window S is in flight."""
+    t = self.current
+    out = []
+    window = self.window() + 1
+    while t.next_seq <= t.packets:
+        s = t.next_seq
+        if len(t.sent) - len(t.acked) >= window:
+            break
+        if s > self.job.window + 1 and (s - self.job.window - 1) not in t.acked:
+            break
+        out.append(self._frame(s, resend=False))
+        t.sent.add(s)
+        t.next_seq += 1
+    if self.job.congestion_control and not self.cc_boundary:
+        self.cc_boundary = t.next_seq - 1
+    return out
+
+
+_original_complete = ps.ParameterServer._maybe_complete
+
+
+def _ps_drops_ecn(self, state, packet):
+    """6 broken: the parameter packet does not echo the completing packet's ECN."""
+    packet = packet.copy()
+    packet.flags &= ~FLAG_ECN
+    return _original_complete(self, state, packet)
+
+
+def _half_up(values, scale):
+    """3 broken: quantization rounds halves up instead of to even."""
+    return np.floor(values.astype(np.float64) * scale + 0.5).astype(np.int32)
+
+
+SWITCH_MUTANTS = {
     "no_overwrite": (AggregatorPool, "gradient", _no_overwrite),
     "wrapping_add": (aggregator, "saturating_add", _wrapping_add),
     "owner_ignores_app": (AggregatorPool, "gradient", _owner_ignores_app),
     "parameter_keeps_owner": (AggregatorPool, "parameter", _parameter_keeps_owner),
-    "drop_passing_resends": (switch.SwitchModel, "_verdict_output", _drop_passing_resends),
-    "no_collision_flag": (switch.SwitchModel, "_verdict_output", _no_collision_flag),
-    "partial_rack_goes_up": (switch.SwitchModel, "covers_whole_rack",
+    "drop_passing_resends": (SwitchModel, "_verdict_output", _drop_passing_resends),
+    "no_collision_flag": (SwitchModel, "_verdict_output", _no_collision_flag),
+    "partial_rack_goes_up": (SwitchModel, "covers_whole_rack",
                              staticmethod(_partial_rack_goes_up)),
+    "completion_early": (AggregatorPool, "gradient", _completion_early),
+    "count_on_duplicate": (AggregatorPool, "gradient", _count_on_duplicate),
+    "resend_keeps_owner": (AggregatorPool, "gradient", _resend_keeps_owner),
+    "resend_keeps_count": (AggregatorPool, "gradient", _resend_keeps_count),
+    "release_keeps_ecn": (AggregatorPool, "_release", _release_keeps_ecn),
+    "egress_ecn_strict": (SwitchModel, "process", _egress_ecn_strict),
+    "leak_timeout_ge": (AggregatorPool, "parameter", _leak_timeout_ge),
+    "stamp_on_collision": (AggregatorPool, "gradient", _stamp_on_collision),
+    "upper_on_fan_in": (SwitchModel, "_level1", _upper_on_fan_in),
+    "one_rack_early": (SwitchModel, "_level1", _one_rack_early),
 }
+
+HOST_MUTANTS = {
+    "aimd_never_halves": (worker.Worker, "_aimd", _aimd_never_halves),
+    "window_s_plus_1": (worker.Worker, "_send_new", _window_s_plus_1),
+    "ps_drops_ecn": (ps.ParameterServer, "_maybe_complete", _ps_drops_ecn),
+    "half_up_rounding": (worker, "quantize", _half_up),
+}
+
+MUTANTS = {**SWITCH_MUTANTS, **HOST_MUTANTS}
+
+
+def _on_target_only(owner, attribute, replacement) -> None:
+    """Swap the rule in only while the reference *target* runs."""
+    from fixtures.targets.reference import ReferenceTarget
+    original = owner.__dict__[attribute]
+
+    def mutated(method):
+        def call(self, *args, **kwargs):
+            setattr(owner, attribute, replacement)
+            try:
+                return method(self, *args, **kwargs)
+            finally:
+                setattr(owner, attribute, original)
+        return call
+
+    ReferenceTarget.inject = mutated(ReferenceTarget.inject)
+    ReferenceTarget.teardown_job = mutated(ReferenceTarget.teardown_job)
 
 
 def pytest_configure(config) -> None:
@@ -91,5 +276,8 @@ def pytest_configure(config) -> None:
         return
     if name not in MUTANTS:
         raise ValueError(f"unknown ATP_MUTANT {name!r}; known: {', '.join(MUTANTS)}")
-    owner, attribute, replacement = MUTANTS[name]
-    setattr(owner, attribute, replacement)
+    if name in SWITCH_MUTANTS:
+        _on_target_only(*SWITCH_MUTANTS[name])
+    else:
+        owner, attribute, replacement = HOST_MUTANTS[name]
+        setattr(owner, attribute, replacement)
