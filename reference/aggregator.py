@@ -179,7 +179,7 @@ class AggregatorPool:
     def read(self, index: int) -> AggregatorState:
         return AggregatorState(
             self.owner[index], self.bitmap[index], self.count[index], self.ecn[index],
-            self.stamp[index], tuple(int(v) for v in self.values[index]))
+            self.stamp[index], tuple(self.values[index].tolist()))
 
     def snapshot(self) -> dict[int, AggregatorState]:
         """Every aggregator ever written (untouched ones are all zero)."""
