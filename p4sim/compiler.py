@@ -160,6 +160,8 @@ class Compiler:
         self.layout = {}
         self.cur_loc = None
         self.compiled_blocks = set()
+        self.sel_fields = {}     # deparser selector slot -> its "written" flag slot
+        self.gress = None        # "ig"/"eg" while compiling a pipeline block
 
     # ------------------------------------------------------------ helpers
     def uid(self, prefix):
@@ -181,6 +183,21 @@ class Compiler:
         name = self.uid(prefix)
         self.objects.append((name, kind, spec))
         return name
+
+    def scalar(self, v, loc, what):
+        """``v`` if it is a number (bit/int/enum/bool value), else a located error: the
+        generated code never sees a header, struct or non-value where a number belongs."""
+        t = self.scalar_t(v.t)
+        if v.code is None or not isinstance(t, (Bits, IntT)):
+            raise serr(loc, f"{what} must be a number, not {tdesc(v.t)}")
+        return v
+
+    def const_in(self, node, scope, fc, what):
+        """A compile-time integer evaluated in ``scope`` (control-local constants too)."""
+        v = self.expr(node, scope, fc, None)
+        if v.const is None or isinstance(v.const, bool):
+            raise serr(node.loc, f"{what} must be a compile-time integer constant")
+        return int(v.const)
 
     def const_int(self, node, what="value"):
         v = self.expr(node, self.glob, None, None)
@@ -426,6 +443,13 @@ class Compiler:
         eg["prsr"] = role("eg_prsr_md", intr["egress_intrinsic_metadata_from_parser_t"])
         eg["dprsr"] = role("eg_dprsr_md", intr["egress_intrinsic_metadata_for_deparser_t"])
         eg["oport"] = role("eg_oport_md", intr["egress_intrinsic_metadata_for_output_port_t"])
+        # digest_type/resubmit_type/mirror_type select the deparser's digest, resubmit and
+        # mirror field lists only once written (they are invalid until then on Tofino)
+        for rname, fields in (("ig_dprsr_md", ("digest_type", "resubmit_type", "mirror_type")),
+                              ("eg_dprsr_md", ("mirror_type",))):
+            rbase, rt_ = self.layout[rname]
+            for f in fields:
+                self.sel_fields[rbase + rt_.offsets[f]] = self.alloc(Bits(1))
         PK_IN = Val(extra=("packet", "in"))
         PK_OUT = Val(extra=("packet", "out"))
         roles = [
@@ -437,7 +461,8 @@ class Compiler:
             [PK_OUT, eg["H"], eg["M"], eg["dprsr"], eg["intr"], eg["prsr"]],
         ]
         names = []
-        for b, rl in zip(blocks, roles):
+        for i, (b, rl) in enumerate(zip(blocks, roles)):
+            self.gress = "ig" if i < 3 else "eg"
             if len(b.params) > len(rl):
                 raise serr(b.loc, f"{b.k} '{b.name}' has {len(b.params)} parameters; TNA allows {len(rl)}")
             binds = []
@@ -455,6 +480,7 @@ class Compiler:
             else:
                 deparser = bool(binds) and binds[0].extra is not None
                 names.append(self.compile_control(b, b.name, binds, deparser))
+        self.gress = None
         self.pipeline = names
 
     # ------------------------------------------------------------ instances
@@ -491,17 +517,17 @@ class Compiler:
                                               f"struct of two such fields)")
             if not args:
                 raise serr(d.loc, f"register '{qual}' needs a size")
-            size = self.const_int(args[0], "register size")
+            size = self.const_in(args[0], scope, fc, "register size")
             if size <= 0:
                 raise serr(d.loc, f"register '{qual}' size must be positive")
             init = tuple(0 for _ in fields)
             if len(args) > 1:
                 iv = args[1]
                 if len(fields) == 1:
-                    init = (wrap_value(self.const_int(iv, "initial value"), et),)
+                    init = (wrap_value(self.const_in(iv, scope, fc, "initial value"), et),)
                 elif iv.k == "list" and len(iv.items) == 2:
                     items = [x.value if x.k == "kv" else x for x in iv.items]
-                    init = tuple(wrap_value(self.const_int(x, "initial value"), ft)
+                    init = tuple(wrap_value(self.const_in(x, scope, fc, "initial value"), ft)
                                  for x, (_, ft) in zip(items, et.fields))
                 else:
                     raise UnsupportedError(iv.loc, "unsupported register initial value")
@@ -544,6 +570,10 @@ class Compiler:
             elif aname == "CUSTOM":
                 raise serr(d.loc, "CUSTOM hash needs a CRCPolynomial")
             inst.pyname = self.add_object("hash", (t.targs[0].width, aname, custom), "H")
+            inst.info["symmetric"] = [
+                (an.body[0].value, an.body[2].value, an.loc) for an in (d.get("anns") or ())
+                if an.name == "symmetric" and len(an.body) == 3 and an.body[0].kind == "str"
+                and an.body[2].kind == "str"]
         elif t.name == "CRCPolynomial":
             if len(args) != 6 or not t.targs or not isinstance(t.targs[0], Bits):
                 raise serr(d.loc, "CRCPolynomial<bit<W>>(coeff, reversed, msb, extended, init, xor)")
@@ -562,7 +592,7 @@ class Compiler:
                 raise serr(d.loc, "Random needs a bit<W> type argument")
             inst.pyname = self.add_object("random", t.targs[0].width, "RN")
         elif t.name == "Counter":
-            size = self.const_int(args[0], "counter size") if args else 0
+            size = self.const_in(args[0], scope, fc, "counter size") if args else 0
             spec = CounterSpec(qual, size, "PACKETS_AND_BYTES")
             self.counters[qual] = spec
             inst.pyname = self.add_object("counter", spec, "C")
@@ -572,7 +602,11 @@ class Compiler:
             inst.pyname = self.add_object("checksum", None, "CK")
         elif t.name in ("Resubmit", "Mirror"):
             inst.pyname = None
+            if args:
+                inst.info["type_id"] = self.const_in(args[0], scope, fc, f"{t.name} type")
         elif t.name == "Digest":
+            if args:
+                inst.info["type_id"] = self.const_in(args[0], scope, fc, "Digest type")
             dt = t.targs[0] if t.targs else None
             if not isinstance(dt, (StructT, HeaderT)) or any(ft.composite for _, ft in dt.fields):
                 raise UnsupportedError(d.loc, f"Digest '{qual}' needs a struct of scalar fields")
@@ -900,7 +934,7 @@ class Compiler:
                 actions.append(ActionSpec("NoAction", "NoAction", "NOOP", [], True, False))
                 default = (len(actions) - 1, ())
             dconst = False
-        size = self.const_int(props["size"].value, "table size") if "size" in props else 0
+        size = self.const_in(props["size"].value, sc, fc, "table size") if "size" in props else 0
         has_dc = False
         if "counters" in props:
             cv = self.expr(props["counters"].value, sc, fc, None)
@@ -1288,6 +1322,8 @@ class Compiler:
             em.line(f"S[{lv.lv[1]}] = {code}")
             if lv.lv[2] is not None and lv.lv[2] == self.ucast_slot:
                 em.line(f"S[{self.ucast_flag}] = 1")
+            elif lv.lv[2] in self.sel_fields:
+                em.line(f"S[{self.sel_fields[lv.lv[2]]}] = 1")
         elif kind == "L":
             em.line(f"{lv.lv[1]} = {code}")
         elif kind == "slice":
@@ -1499,7 +1535,13 @@ class Compiler:
         t = bv.t
         if isinstance(t, (HeaderT, StructT)):
             if name in t.offsets:
-                return self.field_val(bv.base, t.offsets[name], t.ftypes[name])
+                fv = self.field_val(bv.base, t.offsets[name], t.ftypes[name])
+                slot = fv.lv[2] if fv.lv[0] == "S" else None
+                if fc is not None and fc.kind == "deparser" and slot in self.sel_fields:
+                    # an unwritten selector is invalid: it equals no value (-1)
+                    return Val(code=f"(S[{slot}] if S[{self.sel_fields[slot]}] else -1)",
+                               t=fv.t, lv=fv.lv)
+                return fv
             if isinstance(t, HeaderT) and name in ("isValid", "setValid", "setInvalid"):
                 return Val(extra=("method", bv, name))
             raise serr(e.loc, f"{tdesc(t)} has no field '{name}'")
@@ -1528,7 +1570,7 @@ class Compiler:
         t = bv.t
         if not isinstance(t, StackT):
             raise serr(e.loc, f"'{expr_text(e.expr)}' is not a header stack")
-        iv = self.expr(e.index, sc, fc, em)
+        iv = self.scalar(self.expr(e.index, sc, fc, em), e.index.loc, "header stack index")
         esz = t.elem.nslots
         if iv.const is not None:
             i = int(iv.const)
@@ -1801,40 +1843,57 @@ class Compiler:
         raise serr(loc, f"unsupported cast to {tdesc(t) if t else '?'}")
 
     # ------------------------------------------------------------ calls
-    def concat_list(self, node, sc, fc, em, what):
-        """A list expression or a single value as (code, nbits) of its bit concatenation."""
+    def concat_list(self, node, sc, fc, em, what, symmetric=()):
+        """A list expression or a single value as (code, nbits) of its bit concatenation.
+
+        ``symmetric`` lists pairs of field names (TNA's ``@symmetric`` on a Hash): the
+        pair's hash-matrix columns are shared, so the data hashed is the list with the
+        first field replaced by ``a ^ b`` and the second by 0 -- independent of order."""
         items = node.items if node.k == "list" else [node]
         if node.k == "list" and node.named:
             items = [it.value for it in items]
-        parts = []
-        total = 0
-        for it in reversed(items):
+        fields = []   # (name, code, width, signed) in list order, most significant first
+        for it in items:
             v = self.expr(it, sc, fc, em)
             t = self.scalar_t(v.t)
             if v.t is not None and v.t.composite:
-                if isinstance(v.t, HeaderT) or isinstance(v.t, StructT):
-                    for fname, ft in reversed(v.t.fields):
+                if isinstance(v.t, (HeaderT, StructT)):
+                    for fname, ft in v.t.fields:
                         if ft.composite:
                             raise UnsupportedError(it.loc, f"{what}: nested struct in field list")
                         fv = self.field_val(v.base, v.t.offsets[fname], ft)
                         fst = self.scalar_t(ft)
-                        parts.append((fv.code, fst.width, fst.signed or isinstance(fst, BoolT), total))
-                        total += fst.width
+                        fields.append((f"{expr_text(it)}.{fname}", fv.code, fst.width,
+                                       fst.signed or isinstance(fst, BoolT)))
                     continue
                 raise UnsupportedError(it.loc, f"{what}: unsupported field type")
             if isinstance(t, BoolT):
-                parts.append((f"(1 if {v.code} else 0)", 1, False, total))
-                total += 1
+                fields.append((expr_text(it), f"(1 if {v.code} else 0)", 1, False))
                 continue
             if not isinstance(t, Bits):
                 raise serr(it.loc, f"{what}: field list elements need a fixed width "
                                    f"(got {tdesc(v.t) if v.t else '?'})")
-            parts.append((v.code, t.width, t.signed, total))
-            total += t.width
+            fields.append((expr_text(it), v.code, t.width, t.signed))
+        names = [f[0] for f in fields]
+        for a, b, loc in symmetric:
+            if a not in names or b not in names:
+                raise serr(loc, f"{what}: @symmetric field '{a if a not in names else b}' is not "
+                                f"in the field list {names}")
+            i, j = names.index(a), names.index(b)
+            if fields[i][2] != fields[j][2]:
+                raise serr(loc, f"{what}: @symmetric fields '{a}' and '{b}' differ in width")
+            w = fields[i][2]
+            ca = f"({fields[i][1]} & {(1 << w) - 1})" if fields[i][3] else fields[i][1]
+            cb = f"({fields[j][1]} & {(1 << w) - 1})" if fields[j][3] else fields[j][1]
+            fields[i] = (a, f"({ca} ^ {cb})", w, False)
+            fields[j] = (b, "0", w, False)
         terms = []
-        for code, w, sg, sh in parts:
+        total = 0
+        for _, code, w, sg in reversed(fields):
             c = f"({code} & {(1 << w) - 1})" if sg else code
-            terms.append(f"({c} << {sh})" if sh else c)
+            if c != "0":
+                terms.append(f"({c} << {total})" if total else c)
+            total += w
         return ("(" + " | ".join(terms) + ")" if terms else "0"), total
 
     def call(self, e, sc, fc, em, stmt):
@@ -1969,7 +2028,9 @@ class Compiler:
                 self.gen_extract(hv.base, hv.t, em, e.loc)
                 return None
             if mname == "advance":
-                v = self.expr(e.args[0].value, sc, fc, em)
+                if len(e.args) != 1:
+                    raise serr(e.loc, "advance(bit<32> sizeInBits) takes one argument")
+                v = self.scalar(self.expr(e.args[0].value, sc, fc, em), e.loc, "advance amount")
                 if v.const is not None:
                     if v.const % 8:
                         raise UnsupportedError(e.loc, "advance by a number of bits that is not a "
@@ -2048,8 +2109,11 @@ class Compiler:
             em.line(f"S[{base}:{end}] = (1, " + ", ".join(vals) + ",)")
         em.line(f"off += {nb}")
 
-    def gen_emit(self, hv, em, loc):
+    def gen_emit(self, hv, em, loc, always=False):
+        """Emit a header (only when valid) or every header of a struct/stack; ``always``
+        emits the field values whatever the validity (Resubmit/Mirror data on Tofino)."""
         t = hv.t
+        guard = "" if always else f"if S[{hv.base}]: "
         if isinstance(t, HeaderT):
             nb = t.bits // 8
             fast, fmt = self.header_codec(t, loc)
@@ -2058,7 +2122,7 @@ class Compiler:
             end = addb(hv.base, nf + 1)
             if fast:
                 st = self.struct_fmt(fmt)
-                em.line(f"if S[{hv.base}]: O.append({st}.pack(*S[{b1}:{end}]))")
+                em.line(f"{guard}O.append({st}.pack(*S[{b1}:{end}]))")
             else:
                 terms = []
                 sh = t.bits
@@ -2069,7 +2133,7 @@ class Compiler:
                     if st.signed or isinstance(st, BoolT):
                         c = f"({c} & {st.mask})"
                     terms.append(f"({c} << {sh})" if sh else c)
-                em.line(f"if S[{hv.base}]: O.append((" + " | ".join(terms) + f").to_bytes({nb}, 'big'))")
+                em.line(f"{guard}O.append((" + " | ".join(terms) + f").to_bytes({nb}, 'big'))")
         elif isinstance(t, StructT):
             for fname, ft in t.fields:
                 fv = self.field_val(hv.base, t.offsets[fname], ft)
@@ -2083,7 +2147,48 @@ class Compiler:
         else:
             raise serr(loc, f"emit needs a header, struct or stack, not {tdesc(t) if t else '?'}")
 
+    def named_args(self, e, names, required, what):
+        """Bind a call's positional and ``name = value`` arguments to ``names``."""
+        res = [None] * len(names)
+        pos = 0
+        for a in e.args:
+            if a.name is not None:
+                if a.name not in names:
+                    raise serr(a.loc, f"{what} has no parameter '{a.name}'")
+                res[names.index(a.name)] = a.value
+            else:
+                if pos >= len(names):
+                    raise serr(a.loc, f"too many arguments for {what}")
+                res[pos] = a.value
+                pos += 1
+        for i in range(required):
+            if res[i] is None:
+                raise serr(e.loc, f"{what} needs the argument '{names[i]}'")
+        return res
+
+    SELECTORS = {("Mirror", "emit"): "mirror_type", ("Resubmit", "emit"): "resubmit_type",
+                 ("Digest", "pack"): "digest_type"}
+
     def extern_method(self, inst, m, e, sc, fc, em, stmt):
+        """A `Mirror(t)`/`Resubmit(t)`/`Digest(t)` field list is used only when the
+        deparser's selector field was written with t (bf-p4c's extract_deparser)."""
+        field = self.SELECTORS.get((inst.kind, m))
+        tid = inst.info.get("type_id")
+        role = {"ig": "ig_dprsr_md", "eg": "eg_dprsr_md"}.get(self.gress)
+        if field is None or tid is None or role is None or field not in self.layout[role][1].offsets:
+            return self.extern_method_body(inst, m, e, sc, fc, em, stmt)
+        base, t = self.layout[role]
+        slot = base + t.offsets[field]
+        em.line(f"if S[{self.sel_fields[slot]}] and S[{slot}] == {tid}:")
+        em.indent()
+        start = len(em.lines)
+        r = self.extern_method_body(inst, m, e, sc, fc, em, stmt)
+        if len(em.lines) == start:
+            em.line("pass")
+        em.dedent()
+        return r
+
+    def extern_method_body(self, inst, m, e, sc, fc, em, stmt):
         k = inst.kind
         args = [a.value for a in e.args]
         loc = e.loc
@@ -2112,13 +2217,13 @@ class Compiler:
                 need(1)
                 if not isinstance(inst.info["elem"], Bits):
                     raise UnsupportedError(loc, f"read() of pair register '{qual}'")
-                iv = self.expr(args[0], sc, fc, em)
+                iv = self.scalar(self.expr(args[0], sc, fc, em), args[0].loc, "register index")
                 return Val(code=f"{inst.pyname}.dp_read(S, {iv.code})", t=inst.info["elem"])
             if m == "write":
                 need(2)
                 if not isinstance(inst.info["elem"], Bits):
                     raise UnsupportedError(loc, f"write() of pair register '{qual}'")
-                iv = self.expr(args[0], sc, fc, em)
+                iv = self.scalar(self.expr(args[0], sc, fc, em), args[0].loc, "register index")
                 vv = self.convert(self.expr(args[1], sc, fc, em), inst.info["elem"], loc, "register value")
                 em.line(f"{inst.pyname}.dp_write(S, {iv.code}, {vv.code})")
                 return None
@@ -2127,7 +2232,8 @@ class Compiler:
             if m != "get":
                 raise serr(loc, f"Hash '{qual}' has no method '{m}'")
             need(1)
-            code, nbits = self.concat_list(args[0], sc, fc, em, f"hash '{qual}'")
+            code, nbits = self.concat_list(args[0], sc, fc, em, f"hash '{qual}'",
+                                           inst.info.get("symmetric", ()))
             return Val(code=f"{inst.pyname}.get({code}, {nbits})", t=inst.t.targs[0])
         if k == "Random":
             if m != "get":
@@ -2136,14 +2242,17 @@ class Compiler:
         if k == "Counter":
             if m != "count":
                 raise serr(loc, f"Counter '{qual}' has no method '{m}'")
-            need(1)
-            iv = self.expr(args[0], sc, fc, em)
-            em.line(f"{inst.pyname}.count({iv.code})")
+            idx, adj = self.named_args(e, ("index", "adjust_byte_count"), 1, f"Counter.count of '{qual}'")
+            iv = self.scalar(self.expr(idx, sc, fc, em), idx.loc, "counter index")
+            adj = ", " + self.scalar(self.expr(adj, sc, fc, em), adj.loc, "adjust_byte_count").code if adj else ""
+            em.line(f"{inst.pyname}.count({iv.code}{adj})")
             return None
         if k == "DirectCounter":
             if m != "count":
                 raise serr(loc, f"DirectCounter '{qual}' has no method '{m}'")
-            em.line("count_direct(CTX)")
+            (adj,) = self.named_args(e, ("adjust_byte_count",), 0, f"DirectCounter.count of '{qual}'")
+            adj = ", " + self.scalar(self.expr(adj, sc, fc, em), adj.loc, "adjust_byte_count").code if adj else ""
+            em.line(f"count_direct(CTX{adj})")
             return None
         if k == "Checksum":
             ck = inst.pyname
@@ -2157,9 +2266,18 @@ class Compiler:
             if m == "get":
                 return Val(code=f"{ck}.get()", t=Bits(16))
             if m == "update":
-                need(1)
-                code, nbits = self.concat_list(args[0], sc, fc, em, f"checksum '{qual}'")
-                return Val(code=f"{ck}.update({code}, {nbits})", t=Bits(16))
+                data, zao = self.named_args(e, ("data", "zeros_as_ones"), 1, f"Checksum.update of '{qual}'")
+                code, nbits = self.concat_list(data, sc, fc, em, f"checksum '{qual}'")
+                zcode = "False"
+                if zao is not None:
+                    zv = self.expr(zao, sc, fc, em)
+                    if not isinstance(zv.t, BoolT):
+                        raise serr(zao.loc, "zeros_as_ones must be a bool")
+                    zcode = zv.code
+                return Val(code=f"{ck}.update({code}, {nbits}, {zcode})", t=Bits(16))
+            if m == "subtract_all_and_deposit":
+                raise UnsupportedError(loc, "unsupported Checksum.subtract_all_and_deposit "
+                                            "(residual checksum over the payload)")
             raise serr(loc, f"Checksum '{qual}' has no method '{m}'")
         if k == "Digest":
             if m != "pack":
@@ -2194,7 +2312,7 @@ class Compiler:
                     raise UnsupportedError(loc, "Mirror.emit needs a header as its mirror header")
                 o = Emitter(em.ind)
                 o.line("O2 = []")
-                self.gen_emit(hv, o, loc)
+                self.gen_emit(hv, o, loc, always=True)
                 for ln in o.lines:
                     em.lines.append(ln.replace("O.append", "O2.append"))
                 em.line(f"CTX.mirrors.append(({sv.code}, b''.join(O2)))")
@@ -2212,7 +2330,7 @@ class Compiler:
                     raise UnsupportedError(loc, "Resubmit.emit needs a header of at most 64 bits")
                 o = Emitter(em.ind)
                 o.line("O2 = []")
-                self.gen_emit(hv, o, loc)
+                self.gen_emit(hv, o, loc, always=True)
                 for ln in o.lines:
                     em.lines.append(ln.replace("O.append", "O2.append"))
                 em.line("CTX.resubmit = b''.join(O2)")
