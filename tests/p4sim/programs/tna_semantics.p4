@@ -90,7 +90,7 @@ control Ingress(inout headers_t hdr, inout meta_t md,
     action hit(bit<8> v) { dc.count(); hdr.cmd.arg = hdr.cmd.arg + v; }
     table by_mode {
         key = { hdr.cmd.mode : exact; }
-        actions = { hit; NoAction; }
+        actions = { hit; @defaultonly NoAction; }
         counters = dc;
         default_action = NoAction;
     }
