@@ -24,12 +24,11 @@ from reference.wire import FLAG_ECN, INT32_MAX
 _original_gradient = AggregatorPool.gradient
 
 
-def _no_overwrite(self, index, owner_id, bits, fan_in, resend, is_ecn, values, now,
-                  first_completing_overwrites=True):
+def _no_overwrite(self, index, owner_id, bits, fan_in, resend, is_ecn, values, now, *rest):
     """4.6 broken: a first arrival adds to the stale values instead of overwriting."""
     stale = self.values[index].copy()
     verdict = _original_gradient(self, index, owner_id, bits, fan_in, resend, is_ecn,
-                                 values, now, first_completing_overwrites)
+                                 values, now, *rest)
     if self.owner[index] == owner_id and self.bitmap[index] == bits:
         self.values[index] = np.clip(stale + values, -INT32_MAX - 1, INT32_MAX)
     return verdict
@@ -41,40 +40,40 @@ def _wrapping_add(current, incoming):
 
 
 def _owner_ignores_app(self, index, owner_id, bits, fan_in, resend, is_ecn, values, now,
-                       first_completing_overwrites=True):
+                  *rest):
     """4.3 broken: ownership compares only the seq half of the owner word."""
     owner = self.owner[index]
     if owner and owner != owner_id and owner & 0xFFFF == owner_id & 0xFFFF:
         owner_id = owner
     return _original_gradient(self, index, owner_id, bits, fan_in, resend, is_ecn,
-                              values, now, first_completing_overwrites)
+                              values, now, *rest)
 
 
 def _completion_early(self, index, owner_id, bits, fan_in, resend, is_ecn, values, now,
-                      first_completing_overwrites=True):
+                  *rest):
     """4.5 broken: an aggregation completes at n - 1 contributions."""
     return _original_gradient(self, index, owner_id, bits, max(fan_in - 1, 1), resend,
-                              is_ecn, values, now, first_completing_overwrites)
+                              is_ecn, values, now, *rest)
 
 
 def _count_on_duplicate(self, index, owner_id, bits, fan_in, resend, is_ecn, values, now,
-                        first_completing_overwrites=True):
+                  *rest):
     """4.5 broken: a duplicate (no new worker bit) still counts."""
     duplicate = (not resend and self.owner[index] == owner_id and self.bitmap[index]
                  and not bits & ~self.bitmap[index])
     result = _original_gradient(self, index, owner_id, bits, fan_in, resend, is_ecn,
-                                values, now, first_completing_overwrites)
+                                values, now, *rest)
     if duplicate:
         self.count[index] = (self.count[index] + 1) & 0xFF
     return result
 
 
 def _resend_keeps_owner(self, index, owner_id, bits, fan_in, resend, is_ecn, values, now,
-                        first_completing_overwrites=True):
+                  *rest):
     """4.3 broken: a resend flush does not release the aggregator."""
     mine = resend and self.owner[index] == owner_id
     result = _original_gradient(self, index, owner_id, bits, fan_in, resend, is_ecn,
-                                values, now, first_completing_overwrites)
+                                values, now, *rest)
     if mine:
         self.owner[index] = owner_id
         self.occupied += 1
@@ -82,22 +81,22 @@ def _resend_keeps_owner(self, index, owner_id, bits, fan_in, resend, is_ecn, val
 
 
 def _resend_keeps_count(self, index, owner_id, bits, fan_in, resend, is_ecn, values, now,
-                        first_completing_overwrites=True):
+                  *rest):
     """4.5 broken: a resend flush leaves the count as it was."""
     count = self.count[index]
     mine = resend and self.owner[index] == owner_id
     result = _original_gradient(self, index, owner_id, bits, fan_in, resend, is_ecn,
-                                values, now, first_completing_overwrites)
+                                values, now, *rest)
     if mine:
         self.count[index] = count
     return result
 
 
 def _stamp_on_collision(self, index, owner_id, bits, fan_in, resend, is_ecn, values, now,
-                        first_completing_overwrites=True):
+                  *rest):
     """4.4 broken: a colliding (not mine) packet refreshes the owner's stamp."""
     result = _original_gradient(self, index, owner_id, bits, fan_in, resend, is_ecn,
-                                values, now, first_completing_overwrites)
+                                values, now, *rest)
     if result[0] is Verdict.NOT_MINE and not resend:
         self.stamp[index] = now & STAMP_MASK
     return result
@@ -163,11 +162,8 @@ def _partial_rack_goes_up(merged: int, fan_in: int) -> bool:
 
 def _level1_with(fan_in_of):
     def level1(self, packet, frame, route, now):
-        shim = packet.shim
-        verdict, merged, ecn = self.pools[LEVEL1].gradient(
-            packet.agtr, packet.owner_id, shim.bitmap1, fan_in_of(packet),
-            bool(packet.flags & 4), packet.ipv4_ecn == 3 or bool(packet.flags & FLAG_ECN),
-            packet.values, now, self.profile.first_completing_overwrites)
+        verdict, merged, ecn = self._aggregate(LEVEL1, packet, packet.shim.bitmap1,
+                                               fan_in_of(packet), now)
         return self._verdict_output(verdict, packet, frame, route, LEVEL1, merged, ecn)
     return level1
 

@@ -65,11 +65,28 @@ def test_bad_testbed_yaml_names_the_line(suite):
     result.stderr.fnmatch_lines(["*testbed.yaml:*not valid YAML*"])
 
 
-def test_unavailable_target_skips_with_what_is_missing(suite, monkeypatch):
+def test_unavailable_target_fails_the_session_with_what_is_missing(suite, monkeypatch):
     monkeypatch.delenv("SDE_INSTALL", raising=False)
-    result = run(suite, "--target=tofino-model", "-rs", "-k", "uses_target")
+    result = run(suite, "--target=tofino-model", "-k", "uses_target")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*target 'tofino-model' is unavailable: no Tofino SDE "
+                                 "found: set SDE_INSTALL*"])
+
+
+def test_session_where_nothing_ran_on_the_target_fails(suite):
+    result = run(suite, "-k", "capability")
     result.assert_outcomes(skipped=1)
-    result.stdout.fnmatch_lines(["*no Tofino SDE found: set SDE_INSTALL*"])
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(["*atp verdict*", "*sample * 0 test(s) ran, * 1 skipped*",
+                                 "FAILED: no property test ran on target 'reference'*"])
+
+
+def test_summary_counts_checks_that_ran_on_the_target(suite):
+    result = run(suite, "-k", "uses_target or capability")
+    result.assert_outcomes(passed=1, skipped=1)
+    assert result.ret == pytest.ExitCode.OK
+    result.stdout.fnmatch_lines(["*sample * 1 test(s) ran, * 1 skipped, * 1 check(s) on "
+                                 "the target*"])
 
 
 def test_missing_capability_skips_naming_it_and_the_target(suite):
