@@ -12,7 +12,7 @@ import dataclasses
 import pytest
 from hypothesis import given
 
-from fixtures.properties import assert_exactly_once, assert_same_results
+from fixtures.properties import assert_completed, assert_exactly_once, assert_same_results
 from fixtures.state_machine import driver_switch_factory, make_switch_machine_test
 from fixtures.strategies import two_level_scenarios
 from fixtures.targets.base import ATTRIBUTED_OUTPUT, READ_REGISTERS, TWO_LEVEL
@@ -41,10 +41,13 @@ def host_faults_only(scenario: Scenario) -> Scenario:
 def _check(scenario: Scenario, run_on) -> None:
     multi = run_on(host_faults_only(scenario))
     single = run_on(flattened(scenario))
+    app_ids = {job.app_id for job in scenario.jobs}
+    # the equality first: it fails on its own, not only once exactly-once has passed
+    assert_completed(multi)
+    assert_completed(single)
+    assert_same_results(multi, single, app_ids, "the single-switch run")
     assert_exactly_once(multi)
     assert_exactly_once(single)
-    app_ids = {job.app_id for job in scenario.jobs}
-    assert_same_results(multi, single, app_ids, "the single-switch run")
 
 
 @given(scenario=two_level_scenarios())

@@ -15,6 +15,8 @@ from __future__ import annotations
 import os
 
 import numpy as np
+import pytest
+from hypothesis import Phase, settings
 
 from reference import aggregator, ps, switch, worker
 from reference.aggregator import STAMP_MASK, AggregatorPool, Verdict
@@ -266,7 +268,13 @@ def _on_target_only(owner, attribute, replacement) -> None:
     ReferenceTarget.teardown_job = mutated(ReferenceTarget.teardown_job)
 
 
+@pytest.hookimpl(trylast=True)
 def pytest_configure(config) -> None:
+    # the ci profile without shrinking: a caught mutant fails at once, and the report
+    # of the first failing example is what these tests read
+    settings.register_profile("mutant-hunt", parent=settings.get_profile("ci"),
+                              phases=(Phase.explicit, Phase.reuse, Phase.generate))
+    settings.load_profile("mutant-hunt")
     name = os.environ.get("ATP_MUTANT")
     if not name:
         return
