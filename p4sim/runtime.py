@@ -16,7 +16,7 @@ class ExitBlock(Exception):
     """`exit` statement: leave the enclosing top-level control."""
 
 
-def _check_fit(value, width, signed, what):
+def check_fit(value, width, signed, what):
     if isinstance(value, bool):
         value = int(value)
     if not isinstance(value, int):
@@ -43,11 +43,12 @@ class ActionSpec:
 
 
 class KeySpec:
-    def __init__(self, name, match, width, signed):
+    def __init__(self, name, match, width, signed, aliases=()):
         self.name = name
         self.match = match
         self.width = width
         self.signed = signed
+        self.aliases = tuple(aliases)   # other accepted names (BfRt's "hdr.h.$valid")
 
 
 class TableSpec:
@@ -148,7 +149,7 @@ class Table:
             if pname not in params:
                 raise ControlPlaneError(f"table '{self.name}' action '{a.name}': missing "
                                         f"parameter '{pname}' (bit<{w}>)")
-            args.append(_check_fit(params.pop(pname), w, sg,
+            args.append(check_fit(params.pop(pname), w, sg,
                                    f"table '{self.name}' action '{a.name}' parameter '{pname}'"))
         if params:
             raise ControlPlaneError(f"table '{self.name}' action '{a.name}': unknown "
@@ -162,29 +163,30 @@ class Table:
         norm = []
         match = []
         for ks in self.spec.keys:
-            if ks.name not in key:
+            kname = next((n for n in (ks.name,) + ks.aliases if n in key), None)
+            if kname is None:
                 raise ControlPlaneError(f"table '{self.name}': missing key field '{ks.name}' "
                                         f"({ks.match}, bit<{ks.width}>); fields: "
                                         f"{[k.name for k in self.spec.keys]}")
-            v = key.pop(ks.name)
+            v = key.pop(kname)
             what = f"table '{self.name}' key field '{ks.name}'"
             w = ks.width
             full = (1 << w) - 1
             if ks.match == "exact":
-                v = _check_fit(v, w, ks.signed, what)
+                v = check_fit(v, w, ks.signed, what)
                 norm.append(v)
                 match.append((0, v, None))
             elif ks.match == "ternary":
                 if not (isinstance(v, tuple) and len(v) == 2):
                     raise ControlPlaneError(f"{what}: ternary key needs (value, mask)")
-                val = _check_fit(v[0], w, ks.signed, what + " value") & full
-                m = _check_fit(v[1], w, False, what + " mask")
+                val = check_fit(v[0], w, ks.signed, what + " value") & full
+                m = check_fit(v[1], w, False, what + " mask")
                 norm.append((val & m, m))
                 match.append((1, val & m, m))
             elif ks.match == "lpm":
                 if not (isinstance(v, tuple) and len(v) == 2):
                     raise ControlPlaneError(f"{what}: lpm key needs (value, prefix_len)")
-                val = _check_fit(v[0], w, ks.signed, what + " value") & full
+                val = check_fit(v[0], w, ks.signed, what + " value") & full
                 pl = v[1]
                 if not isinstance(pl, int) or not 0 <= pl <= w:
                     raise ControlPlaneError(f"{what}: prefix length {pl} out of range 0..{w}")
@@ -194,8 +196,8 @@ class Table:
             elif ks.match == "range":
                 if not (isinstance(v, tuple) and len(v) == 2):
                     raise ControlPlaneError(f"{what}: range key needs (low, high)")
-                lo = _check_fit(v[0], w, ks.signed, what + " low")
-                hi = _check_fit(v[1], w, ks.signed, what + " high")
+                lo = check_fit(v[0], w, ks.signed, what + " low")
+                hi = check_fit(v[1], w, ks.signed, what + " high")
                 norm.append((lo, hi))
                 match.append((2, lo, hi))
             else:
@@ -230,7 +232,8 @@ class Table:
     def _resort(self):
         self.sorted = sorted(self.entries.values(), key=lambda e: (e.prio, e.seq))
 
-    def add(self, key, action, params=None, priority=None):
+    def add(self, key, action, params=None, priority=None, counters=None):
+        """Add an entry; ``counters`` = (packets, bytes) initial direct-counter values."""
         if self.const:
             raise ControlPlaneError(f"table '{self.name}' has const entries; it cannot be modified")
         aidx = self._action_index(action)
@@ -238,7 +241,33 @@ class Table:
             raise ControlPlaneError(f"table '{self.name}': action '{action}' is @defaultonly")
         args = self._args(aidx, params)
         km = self._normalise_key(key)
-        self._insert(km, aidx, args, self._prio_of(km[1], priority))
+        init = self._counter_values(counters) if counters is not None else (0, 0)
+        e = self._insert(km, aidx, args, self._prio_of(km[1], priority))
+        e.packets, e.bytes = init
+
+    def _counter_values(self, counters):
+        if not self.spec.has_direct_counter:
+            raise ControlPlaneError(f"table '{self.name}' has no direct counter")
+        try:
+            packets, nbytes = counters
+        except (TypeError, ValueError):
+            raise ControlPlaneError(f"table '{self.name}': counters must be (packets, bytes)") from None
+        return (check_fit(packets, 64, False, f"table '{self.name}' counter packets"),
+                check_fit(nbytes, 64, False, f"table '{self.name}' counter bytes"))
+
+    def entry(self, key):
+        k, _ = self._normalise_key(key)
+        if k not in self.entries:
+            raise ControlPlaneError(f"table '{self.name}': no entry with key {k}")
+        return self.entries[k]
+
+    def counter_write(self, key, counters):
+        e = self.entry(key)
+        e.packets, e.bytes = self._counter_values(counters)
+
+    def counter_clear(self):
+        for e in self.entries.values():
+            e.packets = e.bytes = 0
 
     def modify(self, key, action, params=None, priority=None, reset_counters=False):
         """Change an entry's action/data; its direct counter is kept unless
@@ -331,7 +360,7 @@ class Register:
         index = self._index(index)
         if len(self.data) == 1:
             _, w, sg = self.spec.fields[0]
-            self.data[0][index] = _check_fit(value, w, sg, f"register '{self.name}' value")
+            self.data[0][index] = check_fit(value, w, sg, f"register '{self.name}' value")
             return
         if isinstance(value, dict):
             vals = []
@@ -344,7 +373,7 @@ class Register:
             if len(vals) != len(self.data):
                 raise ControlPlaneError(f"register '{self.name}': expected {len(self.data)} values")
         for (fname, w, sg), d, v in zip(self.spec.fields, self.data, vals):
-            d[index] = _check_fit(v, w, sg, f"register '{self.name}' field '{fname}'")
+            d[index] = check_fit(v, w, sg, f"register '{self.name}' field '{fname}'")
 
     def read_all(self):
         def dt(w, sg):
@@ -370,12 +399,33 @@ class CounterSpec:
 
 
 class Counter:
+    """Counter<W, I>: packets and bytes per index (bytes include the FCS)."""
+
     def __init__(self, spec, ctx):
         self.name = spec.name
         self.size = spec.size
         self.ctx = ctx
         self.packets = [0] * spec.size
         self.bytes = [0] * spec.size
+
+    def _index(self, index):
+        if not isinstance(index, int) or not 0 <= index < self.size:
+            raise ControlPlaneError(f"counter '{self.name}': index {index!r} out of range "
+                                    f"0..{self.size - 1}")
+        return index
+
+    def read(self, index):
+        index = self._index(index)
+        return self.packets[index], self.bytes[index]
+
+    def write(self, index, packets=0, nbytes=0):
+        index = self._index(index)
+        self.packets[index] = check_fit(packets, 64, False, f"counter '{self.name}' packets")
+        self.bytes[index] = check_fit(nbytes, 64, False, f"counter '{self.name}' bytes")
+
+    def clear(self):
+        self.packets[:] = [0] * self.size
+        self.bytes[:] = [0] * self.size
 
     def count(self, index, adjust=0):
         if 0 <= index < self.size:

@@ -26,7 +26,12 @@ class TablesMixin:
             if kd.match not in ("exact", "ternary", "lpm", "range"):
                 raise UnsupportedError(kd.loc, f"table '{qname}': unsupported match kind '{kd.match}'")
             kname = kd.pname or expr_text(kd.expr)
-            keys.append(KeySpec(kname, kd.match, kt.width, getattr(kt, "signed", False)))
+            aliases = []
+            ke = kd.expr
+            if (ke.k == "call" and ke.fn.k == "member" and ke.fn.name == "isValid"
+                    and not ke.args):
+                aliases.append(f"{expr_text(ke.fn.expr)}.$valid")   # BfRt's key name
+            keys.append(KeySpec(kname, kd.match, kt.width, getattr(kt, "signed", False), aliases))
             keycode.append(kv.code)
         if sum(1 for k in keys if k.match == "lpm") > 1:
             raise serr(d.loc, f"table '{qname}': at most one lpm key")

@@ -120,7 +120,7 @@ def sw(switch_for):
     (lambda s: s.table_add("Ingress.forward", {"hdr.ethernet.dst_addr": (1, 2)}, "drop"),
      "expected an integer"),
     (lambda s: s.table_delete("Ingress.forward", {"hdr.ethernet.dst_addr": 3}), "no entry"),
-    (lambda s: s.multicast_group_set(0, []), "1..65535"),
+    (lambda s: s.multicast_group_set(65536, []), "0..65535"),
     (lambda s: s.multicast_group_set(1, [(1, [600])]), "port 600 does not fit in bit<9>"),
     (lambda s: s.port_add(512), "bit<9>"),
 ])
