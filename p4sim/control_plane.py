@@ -1,7 +1,7 @@
 """The control-plane API of a Switch: tables, registers, counters, the PRE, mirror
 sessions, port metadata, ports and digests -- what a BfRuntime server exposes."""
 from .errors import ControlPlaneError
-from .runtime import check_fit
+from .runtime import MeterBucket, check_fit
 
 
 def _find(d, name, what):
@@ -193,6 +193,55 @@ class ControlPlaneMixin:
 
     def direct_counter_clear(self, table):
         self.table(table).counter_clear()
+
+    # ------------------------------------------------------------------ direct registers
+    def direct_register_read(self, table, key):
+        """The DirectRegister cell of an entry: an int, or {field: int} for a pair."""
+        t = self.table(table)
+        if t.spec.direct_register is None:
+            raise ControlPlaneError(f"table '{t.name}' has no direct register")
+        e = t.entry(key)
+        fields = t.spec.direct_register[0]
+        if len(fields) == 1:
+            return e.dreg[0]
+        return {f: v for (f, _, _), v in zip(fields, e.dreg)}
+
+    def direct_register_write(self, table, key, value):
+        t = self.table(table)
+        if t.spec.direct_register is None:
+            raise ControlPlaneError(f"table '{t.name}' has no direct register")
+        e = t.entry(key)
+        fields = t.spec.direct_register[0]
+        vals = [value] if len(fields) == 1 else (
+            [value.get(f) for f, _, _ in fields] if isinstance(value, dict) else list(value))
+        if len(vals) != len(fields) or any(v is None for v in vals):
+            raise ControlPlaneError(f"table '{t.name}': direct register value needs "
+                                    f"{[f for f, _, _ in fields]}")
+        e.dreg[:] = [check_fit(v, w, sg, f"table '{t.name}' direct register")
+                     for v, (_, w, sg) in zip(vals, fields)]
+
+    # ------------------------------------------------------------------ meters
+    def meter_set(self, name, index, cir, cbs, pir, pbs):
+        """Configure one Meter cell (RFC 2698 trTCM): PACKETS meters in packets/s and
+        packets, BYTES meters in kbit/s and kbit (BfRt's $METER_SPEC_* units)."""
+        m = _find(self.meters, name, "meter")
+        if not isinstance(index, int) or not 0 <= index < m.size:
+            raise ControlPlaneError(f"meter '{m.name}': index {index!r} out of range 0..{m.size - 1}")
+        m.cells[index] = MeterBucket(m.spec.kind, cir, cbs, pir, pbs)
+
+    def meter_reset(self, name, index=None):
+        """Unconfigure one cell (or all): an unconfigured cell marks GREEN."""
+        m = _find(self.meters, name, "meter")
+        if index is None:
+            m.cells.clear()
+        else:
+            m.cells.pop(index, None)
+
+    def direct_meter_set(self, table, key, cir, cbs, pir, pbs):
+        t = self.table(table)
+        if t.spec.direct_meter is None:
+            raise ControlPlaneError(f"table '{t.name}' has no direct meter")
+        t.entry(key).meter = MeterBucket(t.spec.direct_meter.kind, cir, cbs, pir, pbs)
 
     # ------------------------------------------------------------------ PRE
     def multicast_group_set(self, mgid, nodes):

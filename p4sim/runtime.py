@@ -53,7 +53,7 @@ class KeySpec:
 
 class TableSpec:
     def __init__(self, name, keys, actions, default, default_const, const_entries, size,
-                 has_direct_counter=False, loc=None):
+                 has_direct_counter=False, loc=None, direct_register=None, direct_meter=None):
         self.name = name
         self.keys = keys
         self.actions = actions            # list of ActionSpec
@@ -63,10 +63,12 @@ class TableSpec:
         self.size = size
         self.has_direct_counter = has_direct_counter
         self.loc = loc
+        self.direct_register = direct_register   # (fields, initial values) or None
+        self.direct_meter = direct_meter         # MeterSpec or None
 
 
 class Entry:
-    __slots__ = ("key", "match", "prio", "seq", "result", "packets", "bytes")
+    __slots__ = ("key", "match", "prio", "seq", "result", "packets", "bytes", "dreg", "meter")
 
     def __init__(self, key, match, prio, seq, result):
         self.key = key          # normalised key tuple (identity of the entry)
@@ -76,6 +78,8 @@ class Entry:
         self.result = result
         self.packets = 0
         self.bytes = 0
+        self.dreg = None        # the DirectRegister cell (one value per field)
+        self.meter = None       # the DirectMeter's MeterBucket once configured
 
 
 class Table:
@@ -222,6 +226,8 @@ class Table:
         if key in self.entries and not replace:
             raise ControlPlaneError(f"table '{self.name}': entry with key {key} already exists")
         e = Entry(key, match, prio, self.seq, (True, aidx, self.fns[aidx], args))
+        if self.spec.direct_register is not None:
+            e.dreg = list(self.spec.direct_register[1])
         self.seq += 1
         if self.spec.size and len(self.entries) >= self.spec.size and key not in self.entries:
             raise ControlPlaneError(f"table '{self.name}' is full (size {self.spec.size})")
@@ -284,6 +290,8 @@ class Table:
         new = self._insert(km, aidx, args, prio, replace=True)
         new.seq = old.seq          # keeps its place among equal priorities
         self._resort()
+        new.dreg = old.dreg
+        new.meter = old.meter
         if not reset_counters:
             new.packets, new.bytes = old.packets, old.bytes
 
@@ -433,6 +441,76 @@ class Counter:
             self.bytes[index] += self.ctx.pkt_len + adjust
 
 
+class MeterSpec:
+    def __init__(self, name, size, kind, colors):
+        self.name = name
+        self.size = size          # 0 for a DirectMeter
+        self.kind = kind          # "PACKETS" or "BYTES"
+        self.colors = colors      # values returned for (GREEN, YELLOW, RED)
+
+
+class MeterBucket:
+    """One meter cell: a two-rate three-colour marker (RFC 2698) on the injection
+    timestamps.  Rates/bursts as BfRt gives them: PACKETS meters in packets/s and
+    packets, BYTES meters in kbit/s and kbit.  Tokens are integers (1e-9 packet or
+    1e-6 bit per unit), both buckets start full; no floating point, so runs repeat."""
+    __slots__ = ("cir", "cbs", "pir", "pbs", "tc", "tp", "last", "per_byte")
+
+    def __init__(self, kind, cir, cbs, pir, pbs):
+        for what, v in (("cir", cir), ("cbs", cbs), ("pir", pir), ("pbs", pbs)):
+            check_fit(v, 64, False, f"meter {what}")
+        # per ns a rate adds `rate` units: 1e-9 packet (pps) or 1e-6 bit (kbit/s); a burst
+        # of n packets or n kbit is n * 1e9 units
+        self.cir, self.pir = cir, pir
+        self.cbs, self.pbs = cbs * 10**9, pbs * 10**9
+        self.tc, self.tp, self.last = self.cbs, self.pbs, None
+        self.per_byte = kind == "BYTES"
+
+    def color(self, ts, nbytes, color_in):
+        """0 green, 1 yellow, 3 red (MeterColor_t); color_in as for a colour-aware meter."""
+        if self.last is not None and ts > self.last:
+            dt = ts - self.last
+            self.tc = min(self.cbs, self.tc + self.cir * dt)
+            self.tp = min(self.pbs, self.tp + self.pir * dt)
+        self.last = ts if self.last is None else max(self.last, ts)
+        need = 8 * 10**6 * nbytes if self.per_byte else 10**9
+        if color_in == 3 or self.tp < need:
+            return 3
+        self.tp -= need
+        if color_in == 1 or self.tc < need:
+            return 1
+        self.tc -= need
+        return 0
+
+
+class Meter:
+    """Meter<I>: a MeterBucket per configured index; an unconfigured index is GREEN."""
+
+    def __init__(self, spec, ctx):
+        self.spec = spec
+        self.name = spec.name
+        self.size = spec.size
+        self.ctx = ctx
+        self.cells = {}
+
+    def execute(self, index, color_in=0, adjust=0):
+        b = self.cells.get(index % self.size)
+        return meter_result(self.spec, b, self.ctx, color_in, adjust)
+
+
+def meter_result(spec, bucket, ctx, color_in, adjust):
+    if bucket is None:
+        c = 0
+    else:
+        c = bucket.color(ctx.ts, ctx.pkt_len + adjust, color_in)
+    return spec.colors[0 if c == 0 else (1 if c == 1 else 2)]
+
+
+def direct_meter(spec, ctx, color_in=0, adjust=0):
+    e = ctx.entry
+    return meter_result(spec, e.meter if e is not None else None, ctx, color_in, adjust)
+
+
 class DigestUnit:
     """Digest<T>.pack(): records (digest name, {field: value}) for the control plane."""
 
@@ -453,6 +531,7 @@ class PassContext:
         self.pkt_len = 0
         self.resubmit = None
         self.mirrors = []
+        self.ts = 0
 
 
 def count_direct(ctx, adjust=0):

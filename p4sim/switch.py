@@ -37,13 +37,14 @@ class Switch(ControlPlaneMixin):
         ns = {
             "Reject": Reject, "ExitBlock": ExitBlock, "CTX": ctx, "count_direct": rt.count_direct,
             "STK": rt.STK, "ADV": rt.ADV, "LOOK": rt.LOOK, "DIV": rt.DIV, "MOD": rt.MOD,
-            "STACK_SHIFT": rt.STACK_SHIFT, "NOOP": rt.NOOP, "ZERO": [0] * program.nslots,
+            "STACK_SHIFT": rt.STACK_SHIFT, "direct_meter": rt.direct_meter, "NOOP": rt.NOOP, "ZERO": [0] * program.nslots,
         }
         for fmt, name in program.structs.items():
             ns[name] = struct.Struct(fmt)
         self.tables = {}
         self.registers = {}
         self.counters = {}
+        self.meters = {}
         rng = random.Random(seed)
         for pyname, kind, spec in program.objects:
             if kind == "table":
@@ -57,6 +58,11 @@ class Switch(ControlPlaneMixin):
             elif kind == "counter":
                 obj = rt.Counter(spec, ctx)
                 self.counters[spec.name] = obj
+            elif kind == "meter":
+                obj = rt.Meter(spec, ctx)
+                self.meters[spec.name] = obj
+            elif kind == "direct_meter":
+                obj = spec
             elif kind == "hash":
                 w, algo, custom = spec
                 obj = rt.HashUnit(w, algo, custom)
@@ -185,6 +191,7 @@ class Switch(ControlPlaneMixin):
         ctx.resubmit = None
         ctx.mirrors = []
         ctx.pkt_len = len(frame) + FCS_BYTES
+        ctx.ts = ts
         for ck in self._checksums:
             ck.clear()
         ts &= (1 << 48) - 1
@@ -237,6 +244,7 @@ class Switch(ControlPlaneMixin):
         ctx.entry = None
         ctx.mirrors = []
         ctx.pkt_len = len(frame) + FCS_BYTES
+        ctx.ts = ts
         for ck in self._checksums:
             ck.clear()
         t = self._eg_t

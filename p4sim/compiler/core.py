@@ -22,6 +22,7 @@ class CompilerCore:
         self.tables = {}         # qual -> TableSpec
         self.registers = {}
         self.counters = {}
+        self.meters = {}
         self.error_members = []
         self.error_t = ErrorT(self.error_members)
         self.match_kinds = set()
