@@ -109,9 +109,26 @@ def test_test_seed_derives_from_session_seed_and_is_recorded(suite):
     other = run(suite, "-k", "seed", "-s", "--seed=43")
     seed_of = lambda r: [l.split("SEED")[1] for l in r.outlines if "SEED" in l][0]  # noqa: E731
     assert seed_of(first) == seed_of(again) != seed_of(other)
-    first.stdout.fnmatch_lines(["*session seed=42 (rerun with --seed=42)*"])
+    first.stdout.fnmatch_lines(["*session seed=42 (rerun with --seed=42; it also seeds "
+                                "hypothesis)*"])
     junit = (suite.path / "a.xml").read_text()
     assert 'name="atp_seed"' in junit and 'name="atp_session_seed" value="42"' in junit
+
+
+def test_session_seed_seeds_hypothesis(pytester):
+    pytester.makepyfile(test_drawn=textwrap.dedent("""
+        from hypothesis import given, settings, strategies as st
+
+        @settings(max_examples=5, database=None)
+        @given(st.integers())
+        def test_draws(x):
+            print("DRAWN", x)
+    """))
+    drawn = lambda r: [l for l in r.outlines if "DRAWN" in l]  # noqa: E731
+    first = run(pytester, "-s", "--seed=5")
+    again = run(pytester, "-s", "--seed=5")
+    other = run(pytester, "-s", "--seed=6")
+    assert drawn(first) == drawn(again) != drawn(other)
 
 
 def test_failing_property_leaves_a_trace_with_its_seed(pytester, monkeypatch):
