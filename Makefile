@@ -5,7 +5,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PYTEST_ARGS ?=
 
-.PHONY: conformance test bench clean
+.PHONY: conformance test bench demo clean
 
 $(VENV)/.installed: pyproject.toml
 	python3 -m venv $(VENV)
@@ -22,6 +22,10 @@ test: $(VENV)/.installed
 bench: $(VENV)/.installed
 	$(PY) benchmarks/reference_switch.py
 	$(PY) benchmarks/p4sim.py
+
+# ATP training over veths and network namespaces (needs root); see host_stack/demo.py
+demo: $(VENV)/.installed
+	$(PY) -m host_stack.demo
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis reports/allure-results

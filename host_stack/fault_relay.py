@@ -1,8 +1,8 @@
 """A userspace fault relay: splices a host's link and applies a scenario's fault plan.
 
-``python -m host_stack.fault_relay --scenario s.json --host h1 --inner h1if --outer x1``
-forwards frames between ``inner`` (the host's side) and ``outer`` (the switch port's
-side). Every frame goes through the reference :class:`reference.faults.FaultInjector`
+``python -m host_stack.fault_relay --scenario s.json --link h1:h1if:x1 --link ...``
+forwards, for each host named, frames between ``inner`` (the host's side) and ``outer``
+(the switch port's side); one process serves every link (fewer processes on 2 cores). Every frame goes through the reference :class:`reference.faults.FaultInjector`
 (one owner of what a fault plan means), with the link named (host → rack switch) or
 (rack switch → host) as in the simulator; delays are real time.
 
@@ -39,19 +39,27 @@ def relay_seed(seed: int, host: str) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m host_stack.fault_relay")
     parser.add_argument("--scenario", required=True)
-    parser.add_argument("--host", required=True)
-    parser.add_argument("--inner", required=True, help="interface toward the host")
-    parser.add_argument("--outer", required=True, help="interface toward the switch")
-    parser.add_argument("--log", help="write the applied faults here (JSON lines)")
+    parser.add_argument("--link", action="append", required=True,
+                        metavar="HOST:INNER:OUTER",
+                        help="a host, its interface toward the host and toward the switch")
+    parser.add_argument("--log", help="write the applied faults here (one per line)")
     args = parser.parse_args(argv)
     scenario = load_scenario(args.scenario)
-    rack = scenario.topology.racks[scenario.topology.rack_index(args.host)].name
-    injector = FaultInjector(scenario.faults, random.Random(relay_seed(scenario.seed,
-                                                                       args.host)))
-    inner = PacketLink(args.inner)
-    outer = PacketLink(args.outer)
-    ends = {inner.fileno(): (inner, outer, args.host, rack),
-            outer.fileno(): (outer, inner, rack, args.host)}
+    ends = {}
+    injectors = []
+    for spec in args.link:
+        try:
+            host, inner_name, outer_name = spec.split(":")
+        except ValueError:
+            parser.error(f"--link {spec!r}: expected HOST:INNER:OUTER")
+        rack = scenario.topology.racks[scenario.topology.rack_index(host)].name
+        injector = FaultInjector(scenario.faults,
+                                 random.Random(relay_seed(scenario.seed, host)))
+        injectors.append(injector)
+        inner = PacketLink(inner_name)
+        outer = PacketLink(outer_name)
+        ends[inner.fileno()] = (inner, outer, host, rack, injector)
+        ends[outer.fileno()] = (outer, inner, rack, host, injector)
     pending: list[tuple[int, int, PacketLink, bytes]] = []
     order = 0
     stopping = []
@@ -68,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
         except InterruptedError:
             continue
         for fd in ready:
-            src_link, dst_link, src, dst = ends[fd]
+            src_link, dst_link, src, dst, injector = ends[fd]
             for frame in src_link.recv_batch(0):
                 now = time.monotonic_ns()
                 for extra in injector.decide(now, src, dst, frame).copies:
@@ -79,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
                         heapq.heappush(pending, (now + extra, order, dst_link, frame))
     if args.log:
         with open(args.log, "w") as log:
-            for entry in injector.log:
+            for entry in sorted(e for i in injectors for e in i.log):
                 log.write(" ".join(str(x) for x in entry) + "\n")
     return 0
 

@@ -108,12 +108,12 @@ class FaultSetup:
                 for direction in ("egress", "ingress"):
                     self._tc(bed, host, direction, tbf_args(self.rate_mbit))
         if self.mode == "relay":
+            argv = [sys.executable, "-m", "host_stack.fault_relay", "--scenario",
+                    str(workdir / "scenario.json"), "--log", str(workdir / "faults.log")]
             for host in sorted(self.relayed_hosts):
                 inner, outer = bed.relay_ends(host)
-                argv = [sys.executable, "-m", "host_stack.fault_relay", "--scenario",
-                        str(workdir / "scenario.json"), "--host", host, "--inner", inner,
-                        "--outer", outer, "--log", str(workdir / f"{host}.faults.log")]
-                procs.append(bed.popen("fabric", argv, workdir / f"{host}.relay.log"))
+                argv += ["--link", f"{host}:{inner}:{outer}"]
+            procs.append(bed.popen("fabric", argv, workdir / "relay.log"))
         return procs
 
     @staticmethod

@@ -10,6 +10,7 @@ A worker writes one JSON object::
 ``values`` are the aggregate as on the wire: int32 sums, or in float mode the float32
 bit patterns read as int32 (so the file is exact). An external host stack that writes
 this format is judged by the same tests (see ``fixtures/testbeds`` ``host_stack``).
+A host that is a worker of several jobs writes ``{"jobs": [<one object per job>]}``.
 A PS writes ``{"host", "app_id", "ps_index", "counters", "completed_seqs"}``.
 """
 
@@ -69,10 +70,22 @@ class WorkerResult:
     outcomes: dict[int, list[SeqOutcome]]
 
 
-def read_worker_result(path: Path) -> WorkerResult:
+def read_worker_results(path: Path) -> list[WorkerResult]:
+    """The result(s) in one worker file (one per job the host works for)."""
     path = Path(path)
     try:
         data = json.loads(path.read_text())
+    except FileNotFoundError:
+        raise ResultError(f"{path}: no result file (the worker did not finish writing "
+                          f"it; see its log next to it)") from None
+    except ValueError as exc:
+        raise ResultError(f"{path}: not JSON ({exc})") from None
+    entries = data["jobs"] if isinstance(data, dict) and "jobs" in data else [data]
+    return [_worker_entry(path, entry) for entry in entries]
+
+
+def _worker_entry(path: Path, data) -> WorkerResult:
+    try:
         outcomes = {}
         for key, seqs in data["tensors"].items():
             got = []
@@ -84,9 +97,6 @@ def read_worker_result(path: Path) -> WorkerResult:
         return WorkerResult(int(data["app_id"]), int(data["worker"]),
                             bool(data["completed"]), float(data["elapsed_s"]),
                             dict(data["counters"]), outcomes)
-    except FileNotFoundError:
-        raise ResultError(f"{path}: no result file (the worker did not finish writing "
-                          f"it; see its log next to it)") from None
     except (KeyError, TypeError, ValueError) as exc:
         raise ResultError(f"{path}: malformed worker result ({exc!r}); see the format "
                           f"in host_stack/results.py") from None

@@ -99,13 +99,20 @@ def roles_from_scenario(scenario: Scenario, host: str, *,
     return roles
 
 
-def single_job(app_id: int, num_workers: int, num_servers: int, window: int, *,
-               scale: float, congestion_control: bool) -> tuple[Job, JobLayout]:
-    """A job and its single-rack layout for hosts started by the launcher (no scenario):
-    workers ``worker0..`` and PSes ``server0..`` behind one switch."""
+def single_job_topology(num_workers: int, num_servers: int) -> Topology:
+    """Workers ``worker0..`` and PSes ``server0..`` behind one switch ``tor``."""
     workers = tuple(f"worker{i}" for i in range(num_workers))
     pses = tuple(f"server{i}" for i in range(num_servers))
-    topo = Topology((Rack("tor", workers + pses),))
+    return Topology((Rack("tor", workers + pses),))
+
+
+def single_job(app_id: int, num_workers: int, num_servers: int, window: int, *,
+               scale: float, congestion_control: bool) -> tuple[Job, JobLayout]:
+    """A job and its single-rack layout for hosts started by the launcher (no scenario),
+    on :func:`single_job_topology`."""
+    topo = single_job_topology(num_workers, num_servers)
+    workers = tuple(h for h in topo.hosts if h.startswith("worker"))
+    pses = tuple(h for h in topo.hosts if h.startswith("server"))
     job = Job(app_id=app_id, workers=workers, pses=pses, window=window, tensors=(),
               scale=scale, congestion_control=congestion_control)
     try:

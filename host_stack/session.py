@@ -24,7 +24,7 @@ from reference.scenario import Scenario
 from host_stack.capture import CAPTURE_MODULE
 from host_stack.netem import FaultSetup, plan_faults
 from host_stack.netns import Testbed
-from host_stack.results import ResultError, WorkerResult, read_worker_result
+from host_stack.results import ResultError, WorkerResult, read_worker_results
 from host_stack.roles import HOST_TIMEOUT_NS
 
 PYTHON = sys.executable
@@ -65,7 +65,7 @@ class HostRun:
     worker_results: dict[tuple[int, int], WorkerResult] = field(default_factory=dict)
     worker_status: dict[str, int] = field(default_factory=dict)
     ps_results: dict[str, dict] = field(default_factory=dict)
-    pcaps: dict[str, Path] = field(default_factory=dict)
+    pcaps: dict[str, Path] = field(default_factory=dict)   # host -> its switch port's pcap
     errors: list[str] = field(default_factory=list)
 
     @property
@@ -141,6 +141,7 @@ def run_on_testbed(scenario: Scenario, workdir: Path, *, fabric: str = "bridge",
     pses = [(h, j) for j in scenario.jobs for h in j.pses]
     run = HostRun(scenario, fabric, faults, workdir, 0.0)
     with Testbed(hosts, bridge=(fabric == "bridge"), relayed=faults.relayed_hosts) as bed:
+        port_pcaps = {h: workdir / "pcap" / f"{bed.port(h)}.pcap" for h in hosts}
         helpers = []
         if fabric == "softswitch":
             helpers.append(start_softswitch(bed, scenario, workdir))
@@ -191,19 +192,20 @@ def run_on_testbed(scenario: Scenario, workdir: Path, *, fabric: str = "bridge",
                 proc.wait(timeout=5)
             except Exception:
                 pass
-    for host, job in workers:
+    for host in dict.fromkeys(h for h, _ in workers):
         try:
-            result = read_worker_result(workdir / f"{host}.worker.json")
+            results = read_worker_results(workdir / f"{host}.worker.json")
         except ResultError as exc:
             run.errors.append(str(exc))
             continue
-        run.worker_results[(job.app_id, job.workers.index(host))] = result
+        for result in results:
+            run.worker_results[(result.app_id, result.worker)] = result
     for host in dict.fromkeys(h for h, _ in pses):
         path = workdir / f"{host}.ps.json"
         if path.exists():
             run.ps_results[host] = json.loads(path.read_text())
     if capture:
-        run.pcaps = {p.stem: p for p in sorted((workdir / "pcap").glob("*.pcap"))}
+        run.pcaps = {h: p for h, p in port_pcaps.items() if p.exists()}
     return run
 
 
