@@ -17,6 +17,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from reference.oracle import Mismatch, check_seq, expected_seqs
 from reference.scenario import Scenario
@@ -67,6 +68,7 @@ class HostRun:
     ps_results: dict[str, dict] = field(default_factory=dict)
     pcaps: dict[str, Path] = field(default_factory=dict)   # host -> its switch port's pcap
     errors: list[str] = field(default_factory=list)
+    probe: dict = field(default_factory=dict)
 
     @property
     def completed(self) -> bool:
@@ -120,8 +122,13 @@ def run_on_testbed(scenario: Scenario, workdir: Path, *, fabric: str = "bridge",
                    capture: bool = True, budget_s: float = 20.0,
                    timeout_us: int = HOST_TIMEOUT_NS // 1000,
                    command: HostStackCommand | None = None,
-                   fault_mode: str = "auto", progress=None) -> HostRun:
-    """Run ``scenario`` with one process per host role; always cleans up."""
+                   fault_mode: str = "auto", progress=None,
+                   probe: Callable[[Testbed, Path], dict] | None = None) -> HostRun:
+    """Run ``scenario`` with one process per host role; always cleans up.
+
+    ``probe(testbed, workdir)`` runs once the fabric is up, before any host starts (the
+    benchmark measures raw AF_PACKET rates on the same veths with it); its result is
+    ``run.probe``."""
     if fabric not in ("bridge", "softswitch"):
         raise SessionError(f"fabric {fabric!r}: expected 'bridge' or 'softswitch'")
     if fabric == "softswitch":
@@ -146,6 +153,8 @@ def run_on_testbed(scenario: Scenario, workdir: Path, *, fabric: str = "bridge",
         if fabric == "softswitch":
             helpers.append(start_softswitch(bed, scenario, workdir))
         helpers += faults.start(bed, workdir)
+        if probe is not None:
+            run.probe = probe(bed, workdir)
         if capture:
             argv = [PYTHON, "-m", CAPTURE_MODULE, "--dir", str(workdir / "pcap")]
             for host in hosts:
