@@ -29,6 +29,7 @@ from host_stack.results import ResultError, WorkerResult, read_worker_results
 from host_stack.roles import HOST_TIMEOUT_NS
 
 PYTHON = sys.executable
+ROOT = Path(__file__).resolve().parents[1]
 
 
 class SessionError(RuntimeError):
@@ -110,17 +111,27 @@ class HostRun:
 
 
 def softswitch_available() -> str | None:
-    """None when ``python -m p4sim.switchd`` exists here, else why not."""
-    if importlib.util.find_spec("p4sim") is None:
-        return "p4sim is not installed"
-    if importlib.util.find_spec("p4sim.switchd") is None:
-        return "p4sim.switchd (the softswitch, issue 10) is not in this tree yet"
+    """None when the softswitch can sit in the middle here, else what is missing: the
+    daemon (``python -m p4sim.switchd``), the program ``p4src/atp.p4`` and its control
+    plane (``p4src.control``), and this package's driver for them."""
+    for module, what in (("p4sim.switchd.__main__", "the softswitch daemon "
+                          "(python -m p4sim.switchd, issue 10)"),
+                         ("p4src.control", "the ATP control plane (p4src/control, issue 9)"),
+                         ("host_stack.switch", "the host stack's softswitch driver")):
+        try:
+            found = importlib.util.find_spec(module) is not None
+        except ImportError:
+            found = False
+        if not found:
+            return f"{what} is not in this tree"
+    if not (ROOT / "p4src" / "atp.p4").exists():
+        return "p4src/atp.p4 (issue 9) is not in this tree"
     return None
 
 
 def run_on_testbed(scenario: Scenario, workdir: Path, *, fabric: str = "bridge",
                    capture: bool = True, budget_s: float = 20.0,
-                   timeout_us: int = HOST_TIMEOUT_NS // 1000,
+                   timeout_us: int | None = None,
                    command: HostStackCommand | None = None,
                    fault_mode: str = "auto", progress=None,
                    probe: Callable[[Testbed, Path], dict] | None = None) -> HostRun:
@@ -134,6 +145,8 @@ def run_on_testbed(scenario: Scenario, workdir: Path, *, fabric: str = "bridge",
     if fabric == "softswitch":
         from host_stack.switch import start_softswitch  # only when asked for
     command = command or HostStackCommand()
+    if timeout_us is None:  # a software switch adds a P4 interpreter to the round trip
+        timeout_us = HOST_TIMEOUT_NS // 1000 * (4 if fabric == "softswitch" else 1)
     workdir = Path(workdir)
     workdir.mkdir(parents=True, exist_ok=True)
     scenario_path = workdir / "scenario.json"
