@@ -30,6 +30,7 @@ from host_stack.roles import HOST_TIMEOUT_NS
 
 PYTHON = sys.executable
 ROOT = Path(__file__).resolve().parents[1]
+EXTERNAL_PS_START_S = 3.0
 
 
 class SessionError(RuntimeError):
@@ -38,8 +39,14 @@ class SessionError(RuntimeError):
 
 @dataclass
 class HostStackCommand:
-    """Command templates for an external host stack (``{scenario}``, ``{host}``,
-    ``{iface}``, ``{out}``, ``{ready}`` are filled in); ours by default."""
+    """Command templates for an external host stack; ours by default.
+
+    Fields filled in: ``{scenario}`` (scenario JSON, reference.scenario format),
+    ``{host}`` (this process's host name in it), ``{iface}`` (always eth0 in the host's
+    namespace), ``{out}`` (where to write the result JSON, format in
+    host_stack/results.py), ``{ready}`` (a file to touch once listening; a PS template
+    without it gets a fixed start-up delay), ``{timeout_us}``, ``{budget_s}``. A worker
+    exits 0 when all its tensors completed; a PS serves until SIGTERM."""
 
     worker: str = (f"{shlex.quote(PYTHON)} -m host_stack.worker --scenario {{scenario}} "
                    f"--host {{host}} --iface {{iface}} --out {{out}} --ready {{ready}} "
@@ -48,6 +55,10 @@ class HostStackCommand:
                f"--host {{host}} --iface {{iface}} --out {{out}} --ready {{ready}} "
                f"--budget-s {{budget_s}}")
     name: str = "host_stack (ours)"
+
+    @classmethod
+    def from_testbed(cls, templates: dict[str, str], name: str) -> "HostStackCommand":
+        return cls(worker=templates["worker"], ps=templates["ps"], name=name)
 
     def argv(self, template: str, **fields) -> list[str]:
         try:
@@ -180,7 +191,10 @@ def run_on_testbed(scenario: Scenario, workdir: Path, *, fabric: str = "bridge",
             argv = command.argv(command.ps, host=host, out=str(workdir / f"{host}.ps.json"),
                                 ready=str(workdir / f"{host}.ready"), **fields)
             ps_procs[host] = bed.popen(host, argv, workdir / f"{host}.ps.log")
-        _wait_ready(run, [workdir / f"{h}.ready" for h in ps_procs], ps_procs, budget_s)
+        if "{ready}" in command.ps:
+            _wait_ready(run, [workdir / f"{h}.ready" for h in ps_procs], ps_procs, budget_s)
+        else:  # an external PS that cannot say when it listens: give it time to start
+            time.sleep(EXTERNAL_PS_START_S)
         if capture:
             _wait_capture(run, workdir / "pcap", len(hosts))
         started = time.monotonic()

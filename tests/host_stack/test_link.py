@@ -19,7 +19,7 @@ from host_stack.link import PacketLink
 link = PacketLink("eth0")
 pathlib.Path(sys.argv[1]).touch()
 frames = []
-deadline = time.time() + 5
+deadline = time.time() + 60
 while len(frames) < 2 and time.time() < deadline:
     frames += link.recv_batch(0.1)
 print(len(frames), [f[12:14].hex() for f in frames])
@@ -71,3 +71,34 @@ def test_testbed_removes_its_namespaces():
         names = list(testbed.namespaces)
     listing = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
     assert not any(n in listing for n in names)
+
+
+def test_command_templates_from_a_testbed_file_run_a_host_stack(tmp_path):
+    """The --host-stack=command path end to end, with our own programs standing in for
+    an external stack: templates from a testbed file, results judged by the oracle."""
+    import json
+    from pathlib import Path
+
+    from fixtures.testbed import load_testbed
+    from reference.scenario import Scenario
+
+    from host_stack.session import HostStackCommand, run_on_testbed
+
+    reason = unavailable_reason()
+    if reason:
+        pytest.skip(f"needs network namespaces: {reason}")
+    testbed = tmp_path / "external.yaml"
+    testbed.write_text(
+        "target: softswitch\n"
+        "host_stack:\n"
+        f"  worker: {sys.executable} -m host_stack.worker --scenario {{scenario}} "
+        "--host {host} --iface {iface} --out {out}\n"
+        f"  ps: {sys.executable} -m host_stack.ps --scenario {{scenario}} --host {{host}} "
+        "--iface {iface} --out {out} --ready {ready}\n")
+    command = HostStackCommand.from_testbed(load_testbed(testbed).host_stack, "templated")
+    root = Path(__file__).resolve().parents[2]
+    data = json.loads((root / "fixtures/corpus/scenarios/parameter-loss.json").read_text())
+    run = run_on_testbed(Scenario.from_dict(data), tmp_path / "run", capture=False,
+                         command=command)
+    assert run.completed, run.summary()
+    assert run.mismatches() == []
