@@ -514,6 +514,20 @@ class BfRuntimeClient:
         return {"bytes": sum(cell.get("$COUNTER_SPEC_BYTES", [0])),
                 "packets": sum(cell.get("$COUNTER_SPEC_PKTS", [0]))}
 
+    def port_frames(self) -> dict[int, tuple[int, int]]:
+        """``{device port: ($FramesReceivedOK, $FramesTransmittedOK)}`` from ``$PORT_STAT``."""
+        t = self.table("$PORT_STAT")
+        ent = pb.Entity()
+        ent.table_entry.table_id = t.id
+        ent.table_entry.table_flags.from_hw = True
+        rx, tx = t.data["$FramesReceivedOK"].id, t.data["$FramesTransmittedOK"].id
+        out = {}
+        for e in self.read([ent], "read of $PORT_STAT"):
+            vals = {df.field_id: decode_int(df.stream) for df in e.table_entry.data.fields}
+            out[decode_int(e.table_entry.key.fields[0].exact.value)] = (vals.get(rx, 0),
+                                                                        vals.get(tx, 0))
+        return out
+
     # ------------------------------------------------------------------ multicast (PRE)
     def multicast_node_add(self, node_id: int, rid: int, ports: Iterable[int]) -> None:
         t = self.table("$pre.node")

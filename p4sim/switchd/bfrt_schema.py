@@ -17,7 +17,7 @@ bf-p4c would say for the same program. Where the format comes from:
   0x83 counters; a table's default size is 512; ternary and range tables get a
   ``$MATCH_PRIORITY`` key; ``@defaultonly`` / ``@tableonly`` actions are ``DefaultOnly`` /
   ``TableOnly``; const entries give attribute ``ConstTable``.
-- the fixed tables (``$pre.mgid``, ``$pre.node``, ``$PORT``): names, ids and field ids of
+- the fixed tables (``$pre.mgid``, ``$pre.node``, ``$PORT``, ``$PORT_STAT``): names, ids and field ids of
   the SDE's bf_rt_pre_tf1.json / bf_rt_port_tf1.json (open-p4studio, bf-drivers); only
   the fields the softswitch implements are listed.
 
@@ -52,6 +52,7 @@ DEFAULT_TABLE_SIZE = 512
 PRE_MGID_ID = 4278321153
 PRE_NODE_ID = 4278321154
 PORT_TABLE_ID = 4278255617
+PORT_STAT_TABLE_ID = 4278255618
 
 _MATCH_TYPES = {"exact": "Exact", "ternary": "Ternary", "lpm": "LPM", "range": "Range"}
 
@@ -196,8 +197,10 @@ def program_schema(program, pipe: str | None = None) -> dict:
 
 
 def fixed_schema(nports: int = 512) -> dict:
-    """The device's fixed tables the softswitch serves: ``$pre.mgid``, ``$pre.node``
-    and ``$PORT`` (a subset of the SDE's fields, same names and ids)."""
+    """The device's fixed tables the softswitch serves: ``$pre.mgid``, ``$pre.node``,
+    ``$PORT`` and ``$PORT_STAT`` (a subset of the SDE's fields, same names and ids).
+    ``$PORT_STAT``'s ``$FramesReceivedOK`` counts a frame once the pipe has processed it,
+    which is how a driver knows the switch is done with what it sent."""
     dev_port_ann = [{"name": "$bfrt_port_type_class", "value": "dev_port"}]
     mgid = {
         "name": "$pre.mgid", "id": PRE_MGID_ID, "table_type": "PreMgid", "size": 65536,
@@ -230,7 +233,17 @@ def fixed_schema(nports: int = 512) -> dict:
             _singleton(26, "$PORT_NAME", {"type": "string"}, read_only=True),
         ],
         "supported_operations": [], "attributes": ["port_status_notif_cb"]}
-    return {"tables": [mgid, node, port]}
+    stat = {
+        "name": "$PORT_STAT", "id": PORT_STAT_TABLE_ID, "table_type": "PortStat",
+        "size": nports,
+        "key": [dict(_key(1, "$DEV_PORT", "Exact", {"type": "uint32"}, mandatory=True),
+                     annotations=dev_port_ann)],
+        "data": [
+            _singleton(1, "$FramesReceivedOK", {"type": "uint64", "default_value": 0}),
+            _singleton(33, "$FramesTransmittedOK", {"type": "uint64", "default_value": 0}),
+        ],
+        "supported_operations": [], "attributes": []}
+    return {"tables": [mgid, node, port, stat]}
 
 
 def dumps(doc: dict) -> bytes:
