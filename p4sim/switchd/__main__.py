@@ -81,8 +81,10 @@ def parse_args(argv):
                     metavar="N@IFACE", help="bind device port N to interface IFACE")
     ap.add_argument("--ports-file", help="tofino-model ports.json with PortToVeth entries")
     ap.add_argument("--grpc-addr", default="127.0.0.1:50052")
-    ap.add_argument("--clock", choices=("real", "zero"), default="real",
-                    help="switch timestamps: real time in ns (default) or always 0")
+    ap.add_argument("--clock", choices=("real", "zero", "trailer"), default="real",
+                    help="switch timestamps: real time in ns (default), always 0, or "
+                         "'trailer': taken from a 16-byte trailer the sender appends "
+                         "(P4SC + time_ns + queue depth; see p4sim/switchd/ports.py)")
     ap.add_argument("--recirculation-port", type=int, default=68)
     ap.add_argument("--seed", type=int, default=0, help="seed of the program's Random externs")
     ap.add_argument("--batch", type=int, default=64, help="frames drained per wake-up per port")
@@ -114,8 +116,9 @@ def build(args):
     p4_name = args.p4_name or program.stem
     device = SoftDevice(prog, p4_name, bindings, recirculation_port=args.recirculation_port,
                         seed=args.seed)
-    clock = time.time_ns if args.clock == "real" else (lambda: 0)
-    io = PortIO(device, bindings, clock=clock, batch=args.batch)
+    clock = (lambda: 0) if args.clock == "zero" else time.time_ns
+    io = PortIO(device, bindings, clock=clock, batch=args.batch,
+                trailer=args.clock == "trailer")
     io.open()
     try:
         server = BfRuntimeServer(device, args.grpc_addr)

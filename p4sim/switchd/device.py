@@ -199,14 +199,15 @@ class SoftDevice:
                           f"softswitch (table_entry, table_usage, object_id)")
 
     # ------------------------------------------------------------------ data path
-    def inject(self, port: int, frame: bytes, timestamp_ns: int):
+    def inject(self, port: int, frame: bytes, timestamp_ns: int, queue_depth: int = 0):
         """Run one frame; frames to disabled or down ports are dropped."""
         st = self.ports.get(port)
         if st is not None and not (st.enabled and st.up):
             return []
         with self.lock:
             try:
-                out = self.switch.inject(port, frame, timestamp_ns=timestamp_ns)
+                out = self.switch.inject(port, frame, timestamp_ns=timestamp_ns,
+                                         queue_depth=queue_depth)
             finally:
                 if st is not None:
                     st.rx += 1

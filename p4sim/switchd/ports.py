@@ -9,6 +9,13 @@ transmissions, ``PACKET_OUTGOING``) are skipped.
 An interface that disappears (a veth pair deleted) or goes down marks its port down;
 the daemon keeps running, and the port comes back up when the interface returns.
 
+Test clock (``trailer=True``, ``--clock trailer``): a driver that must give the switch
+its own clock and queue depth (a trace replay does) ends each frame with a 16-byte
+trailer, ``P4SC`` + time in ns (8 bytes) + egress queue depth (4 bytes), big-endian;
+the switch strips it and runs the frame with that timestamp and depth. A frame without
+the trailer gets real time and depth 0. A real Tofino has no such thing; only the
+softswitch target uses it.
+
 Each interface is claimed with an exclusive ``flock`` on a file under ``/run/p4sim-switchd``
 so that two softswitches cannot share one port.
 """
@@ -34,6 +41,8 @@ PACKET_OUTGOING = 4
 SOL_PACKET = 263
 PACKET_ADD_MEMBERSHIP = 1
 PACKET_MR_PROMISC = 1
+TRAILER_MAGIC = b"P4SC"
+TRAILER = struct.Struct("!4sQI")
 LOCK_DIR = Path(os.environ.get("P4SIM_SWITCHD_LOCK_DIR", "/run/p4sim-switchd"))
 
 
@@ -91,9 +100,10 @@ class PortIO:
     """The data path thread: frames from interfaces through ``device.inject`` and out."""
 
     def __init__(self, device, bindings: dict[int, str], *, clock=time.time_ns,
-                 batch: int = 64, monitor_interval: float = 0.2):
+                 batch: int = 64, monitor_interval: float = 0.2, trailer: bool = False):
         self.device = device
         self.clock = clock
+        self.trailer = trailer
         self.batch = batch
         self.monitor_interval = monitor_interval
         self.ports = {p: _Port(p, ifname) for p, ifname in bindings.items()}
@@ -234,8 +244,14 @@ class PortIO:
                 continue
             port.stats.rx += 1
             self.frames_in += 1
+            ts, depth = None, 0
+            if self.trailer and n >= TRAILER.size and \
+                    buf[n - TRAILER.size:n - TRAILER.size + 4] == TRAILER_MAGIC:
+                _, ts, depth = TRAILER.unpack_from(buf, n - TRAILER.size)
+                n -= TRAILER.size
             try:
-                outs = self.device.inject(port.port, bytes(view[:n]), self.clock())
+                outs = self.device.inject(port.port, bytes(view[:n]),
+                                          self.clock() if ts is None else ts, depth)
             except Exception as e:     # a program error on one frame must not stop the switch
                 log.warning("frame from port %d dropped: %s", port.port, e)
                 continue
