@@ -142,3 +142,23 @@ def test_ports_file_binds_like_the_tofino_model(tmp_path, veths):
     bad.write_text(json.dumps({"PortToVeth": [{"device_port": 1}]}))
     r = _switchd_cli(str(program_path("l2_forward")), "--ports-file", str(bad))
     assert r.returncode == 2 and "entries need device_port" in r.stderr
+
+
+def test_trailer_clock_gives_the_frame_its_queue_depth_and_is_stripped(veths):
+    from p4sim.switchd.ports import TRAILER, TRAILER_MAGIC
+    ipv4 = bytes([0x45, 0]) + (20 + 14).to_bytes(2, "big") + bytes(16)
+    cmd = bytes([1, 2]) + bytes(12)                  # mode 1: unicast to port arg=2
+    frame = eth(0x02, payload=ipv4 + cmd + bytes(20))
+    ports = {1: veths.switch[0], 2: veths.switch[1]}
+    with SwitchdProcess(program_path("traffic_manager"), ports,
+                        extra_args=["--clock", "trailer"]) as sd:
+        a, b = _sock(veths.peer[0]), _sock(veths.peer[1])
+        a.send(frame + TRAILER.pack(TRAILER_MAGIC, 5_000, 1234))
+        [out] = _recv_all(b)
+        assert len(out) == len(frame)
+        qdepth_seen = int.from_bytes(out[14 + 20 + 10:14 + 20 + 14], "big")
+        assert qdepth_seen == 1234
+        a.send(frame)                                # no trailer: depth 0, real time
+        [out] = _recv_all(b)
+        assert int.from_bytes(out[14 + 20 + 10:14 + 20 + 14], "big") == 0
+        assert sd.proc.poll() is None
