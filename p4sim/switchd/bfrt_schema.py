@@ -24,9 +24,8 @@ bf-p4c would say for the same program. Where the format comes from:
 Not written (the softswitch has nothing behind them): bf-p4c's internal tables
 (``pipe.snapshot.*``, ``tbl_dbg_counter``, ``pipe.<Parser>.$PORT_METADATA``) and learn
 filters (``learn_filters`` is empty). Differences from bf-p4c that p4sim's program
-model forces: a ``Counter`` always lists both ``$COUNTER_SPEC_BYTES`` and
-``$COUNTER_SPEC_PKTS`` (p4sim counts both whatever the CounterType), and objects
-renamed with ``@name`` keep their declared name.
+model forces: objects renamed with ``@name`` keep their declared name (and with a p4sim
+that does not record a counter's CounterType, both counter fields are listed).
 """
 
 from __future__ import annotations
@@ -106,11 +105,16 @@ def _singleton(fid: int, name: str, typ: dict, *, mandatory=False, read_only=Fal
                           "annotations": [dict(a) for a in annotations], "type": typ}}
 
 
-def _counter_data() -> list:
-    return [_singleton(COUNTER_SPEC_BYTES_ID, "$COUNTER_SPEC_BYTES",
-                       {"type": "uint64", "default_value": 0}),
-            _singleton(COUNTER_SPEC_PKTS_ID, "$COUNTER_SPEC_PKTS",
-                       {"type": "uint64", "default_value": 0})]
+def _counter_data(kind: str | None = "PACKETS_AND_BYTES") -> list:
+    """Counter data fields by CounterType_t (a p4sim without the type counts both)."""
+    out = []
+    if kind in ("BYTES", "PACKETS_AND_BYTES", None):
+        out.append(_singleton(COUNTER_SPEC_BYTES_ID, "$COUNTER_SPEC_BYTES",
+                              {"type": "uint64", "default_value": 0}))
+    if kind in ("PACKETS", "PACKETS_AND_BYTES", None):
+        out.append(_singleton(COUNTER_SPEC_PKTS_ID, "$COUNTER_SPEC_PKTS",
+                              {"type": "uint64", "default_value": 0}))
+    return out
 
 
 def pipeline_name(program) -> str:
@@ -153,7 +157,8 @@ def _table_json(spec, pipe: str, ids: _Ids) -> dict:
     attributes = ["EntryScope"]
     if spec.const_entries:
         attributes.append("ConstTable")
-    data = _counter_data() if spec.has_direct_counter else []
+    data = _counter_data(getattr(spec, "direct_counter_type", None)) \
+        if spec.has_direct_counter else []
     return {"name": name, "id": ids.get(PREFIX_TABLE, name), "table_type": "MatchAction_Direct",
             "size": spec.size or DEFAULT_TABLE_SIZE, "annotations": [], "depends_on": [],
             "has_const_default_action": bool(spec.default_const), "key": keys,
@@ -183,7 +188,8 @@ def _counter_json(spec, pipe: str, ids: _Ids) -> dict:
             "size": spec.size, "annotations": [], "depends_on": [],
             "key": [_key(COUNTER_INDEX_ID, "$COUNTER_INDEX", "Exact", {"type": "uint32"},
                          mandatory=True)],
-            "data": _counter_data(), "supported_operations": ["Sync"], "attributes": []}
+            "data": _counter_data(spec.kind), "supported_operations": ["Sync"],
+            "attributes": []}
 
 
 def program_schema(program, pipe: str | None = None) -> dict:

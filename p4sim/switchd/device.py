@@ -395,6 +395,8 @@ class SoftDevice:
             df.stream = encode_int(v & ((1 << w) - 1), w)
         if p4t.spec.has_direct_counter and not default:
             for name, v in (("$COUNTER_SPEC_BYTES", e.bytes), ("$COUNTER_SPEC_PKTS", e.packets)):
+                if name not in t.data:
+                    continue
                 df = out.data.fields.add()
                 df.field_id = t.data[name].id
                 df.stream = encode_int(v, 64)
@@ -572,6 +574,8 @@ class SoftDevice:
             kf.field_id = t.keys[0].id
             kf.exact.value = encode_int(i, 32)
             for name, v in (("$COUNTER_SPEC_BYTES", c.bytes[i]), ("$COUNTER_SPEC_PKTS", c.packets[i])):
+                if name not in t.data:
+                    continue
                 df = out.data.fields.add()
                 df.field_id = t.data[name].id
                 df.stream = encode_int(v, 64)
