@@ -117,7 +117,9 @@ def main(argv: list[str] | None = None) -> int:
           f"window S={args.window}")
     env_common = {**os.environ, "DMLC_NUM_WORKER": str(n), "DMLC_NUM_SERVER": "1",
                   "ATP_PS_MACS": hosts["server0"].hex(":"), "ATP_APP_ID": "1",
-                  "ATP_WINDOW": str(args.window), "ATP_IFACE": "eth0"}
+                  "ATP_WINDOW": str(args.window), "ATP_IFACE": "eth0",
+                  # a P4 interpreter in the round trip: a longer resend timer
+                  "ATP_TIMEOUT_US": "20000" if fabric == "softswitch" else "5000"}
     logs = [workdir / f"worker{w}.jsonl" for w in range(n)]
     for log in logs:
         log.unlink(missing_ok=True)

@@ -2,7 +2,8 @@
 
 Layout: each host gets a namespace ``<prefix>-<host>`` holding ``eth0`` (with the MAC the
 topology gives it), cabled by a veth to port ``p<n>`` in the fabric namespace
-``<prefix>-fab``. The fabric either joins the ports with a Linux bridge (no switch: the
+``<prefix>-fab`` (``p<n>`` carries the run's random token too: the softswitch locks
+its ports by interface name across namespaces). The fabric either joins the ports with a Linux bridge (no switch: the
 PS aggregates every worker's packets itself) or leaves them to a switch process started
 inside it. A host whose link carries a userspace fault relay gets a second veth: its
 ``eth0`` is cabled to ``h<n>`` and the relay splices ``h<n>`` to ``x<n>``, whose peer is
@@ -70,7 +71,8 @@ class Testbed:
         self.hosts = dict(hosts)
         self.bridge = bridge
         self.relayed = relayed
-        self.prefix = f"{tag}-{secrets.token_hex(3)}"
+        self.token = secrets.token_hex(3)
+        self.prefix = f"{tag}-{self.token}"
         self.fabric = f"{self.prefix}-fab"
         self.port_of = {h: i + 1 for i, h in enumerate(self.hosts)}
         self.namespaces: list[str] = []
@@ -82,12 +84,12 @@ class Testbed:
 
     def port(self, host: str) -> str:
         """The fabric-side interface the switch (or bridge) sees for ``host``."""
-        return f"p{self.port_of[host]}"
+        return f"p{self.port_of[host]}{self.token}"
 
     def relay_ends(self, host: str) -> tuple[str, str]:
         """(host side, switch side) interfaces the fault relay of ``host`` splices."""
         n = self.port_of[host]
-        return f"h{n}", f"x{n}"
+        return f"h{n}{self.token}", f"x{n}{self.token}"
 
     @property
     def ports(self) -> list[str]:
@@ -137,9 +139,15 @@ class Testbed:
             _ip("-n", fab, "link", "set", port, "up")
 
     def destroy(self) -> None:
-        """Stop every process started here, then delete the namespaces (and veths)."""
+        """Stop every process started here (SIGTERM, so a switch wrapper stops its
+        daemon; SIGKILL after a grace period), then delete the namespaces (and veths)."""
         for proc in self.processes:
             if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+        for proc in self.processes:
+            try:
+                proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
                 proc.send_signal(signal.SIGKILL)
         for proc in self.processes:
             try:

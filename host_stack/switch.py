@@ -13,9 +13,11 @@ through ``reference.control_plane.build_switch_configs`` (one source for every t
 from __future__ import annotations
 
 import argparse
+import json
 import signal
 import sys
 import threading
+import time
 from pathlib import Path
 
 from reference.control_plane import build_switch_configs
@@ -30,11 +32,12 @@ START_TIMEOUT_S = 120.0
 
 def start_softswitch(bed, scenario, workdir: Path):
     """Start this module in ``bed``'s fabric namespace; wait until it is configured."""
-    import time
     ready = Path(workdir) / "switch.ready"
     ready.unlink(missing_ok=True)
-    argv = [sys.executable, "-m", "host_stack.switch", "--scenario",
-            str(Path(workdir) / "scenario.json"), "--ready", str(ready)]
+    scenario_path = Path(workdir) / "switch-scenario.json"
+    scenario_path.write_text(json.dumps(scenario.to_dict()))
+    argv = [sys.executable, "-m", "host_stack.switch", "--scenario", str(scenario_path),
+            "--ready", str(ready)]
     for host in bed.hosts:
         argv += ["--port", f"{bed.port_of[host]}@{bed.port(host)}"]
     proc = bed.popen("fabric", argv, Path(workdir) / "switch.log")
