@@ -143,10 +143,16 @@ def main(argv: list[str] | None = None) -> int:
               f"{host_pps / ref_pps:>9.3f}  {run.counter('resends')}")
         print(f"{'':>7} raw loop: {raw['frames']:,} of {raw['sent']:,} frames arrived "
               f"(sender {raw['sent'] / raw['send_seconds']:,.0f} frames/s incl. start-up)")
-    print("limits: each frame costs a Python decode, a reference state-machine step and a "
-          "syscall in the worker and the PS; the single PS process serialises every "
-          "worker's packets (the bridge aggregates nothing), so goodput is bounded by one "
-          "core running the PS, well below the raw AF_PACKET rate.")
+    if fabric == "bridge":
+        print("limits: the bridge aggregates nothing, so one PS process decodes and sums "
+              "every worker's packet (a Python decode + reference PS step + syscall each); "
+              "on 2 shared cores the workers' resend timers fire while they wait for the "
+              "CPU (resends column), and each timeout resends a whole window.")
+    else:
+        print("limits: the raw column here goes through the softswitch too (same veths): "
+              "it is the P4 interpreter's forwarding rate, the ceiling for everything; "
+              "windows of S packets per worker overrun it, the switch drops, and the "
+              "workers' timers resend whole windows (resends column).")
     return 0
 
 
