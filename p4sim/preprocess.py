@@ -49,7 +49,11 @@ def preprocess(text, filename="<string>", include_dirs=(), defines=None):
         pp.add_path(os.path.dirname(os.path.abspath(filename)))
     for d in include_dirs:
         pp.add_path(str(d))
-    for name, value in (defines or {}).items():
+    # the SDE's build defines __TARGET_TOFINO__ (1 for Tofino 1): programs select their
+    # Tofino branch with it; a caller's own definition wins
+    defines = dict(defines or {})
+    defines.setdefault("__TARGET_TOFINO__", "1")
+    for name, value in defines.items():
         pp.define(f"{name} {value}" if value is not None else f"{name}")
     try:
         pp.parse(text, source=filename)

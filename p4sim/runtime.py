@@ -240,7 +240,9 @@ class Table:
         km = self._normalise_key(key)
         self._insert(km, aidx, args, self._prio_of(km[1], priority))
 
-    def modify(self, key, action, params=None, priority=None):
+    def modify(self, key, action, params=None, priority=None, reset_counters=False):
+        """Change an entry's action/data; its direct counter is kept unless
+        ``reset_counters`` (BfRt's modify keeps counter data that is not given)."""
         if self.const:
             raise ControlPlaneError(f"table '{self.name}' has const entries; it cannot be modified")
         km = self._normalise_key(key)
@@ -250,7 +252,11 @@ class Table:
         args = self._args(aidx, params)
         old = self.entries[km[0]]
         prio = old.prio if priority is None else self._prio_of(km[1], priority)
-        self._insert(km, aidx, args, prio, replace=True)
+        new = self._insert(km, aidx, args, prio, replace=True)
+        new.seq = old.seq          # keeps its place among equal priorities
+        self._resort()
+        if not reset_counters:
+            new.packets, new.bytes = old.packets, old.bytes
 
     def delete(self, key):
         if self.const:
@@ -371,10 +377,10 @@ class Counter:
         self.packets = [0] * spec.size
         self.bytes = [0] * spec.size
 
-    def count(self, index):
+    def count(self, index, adjust=0):
         if 0 <= index < self.size:
             self.packets[index] += 1
-            self.bytes[index] += self.ctx.pkt_len
+            self.bytes[index] += self.ctx.pkt_len + adjust
 
 
 class DigestUnit:
@@ -399,11 +405,11 @@ class PassContext:
         self.mirrors = []
 
 
-def count_direct(ctx):
+def count_direct(ctx, adjust=0):
     e = ctx.entry
     if e is not None:
         e.packets += 1
-        e.bytes += ctx.pkt_len
+        e.bytes += ctx.pkt_len + adjust
 
 
 # ---------------------------------------------------------------- hashing / checksums
@@ -496,6 +502,15 @@ def ones_complement_sum(value, nbits):
 
 
 class ChecksumUnit:
+    """TNA ``Checksum``: a 16-bit ones'-complement sum (tofino1_base.p4).
+
+    In a parser, ``verify()`` is what bf-p4c writes into the destination: the checksum
+    *error* bit (true when the sum of what was added is not 0xFFFF, i.e. the checksum is
+    wrong), and ``get()`` is the plain ones'-complement sum of what was added/subtracted
+    (the residual that a deparser ``update`` later folds in).  ``update`` in a deparser is
+    the complement of the sum; ``zeros_as_ones`` turns a 0x0000 result into 0xFFFF (UDP).
+    """
+
     def __init__(self):
         self.sum = 0
 
@@ -512,14 +527,17 @@ class ChecksumUnit:
         self.add((~ones_complement_sum(value, nbits)) & 0xFFFF, 16)
 
     def verify(self):
-        return self.sum == 0xFFFF or self.sum == 0
+        return self.sum != 0xFFFF
 
     def get(self):
-        return (~self.sum) & 0xFFFF
+        return self.sum
 
     @staticmethod
-    def update(value, nbits):
-        return (~ones_complement_sum(value, nbits)) & 0xFFFF
+    def update(value, nbits, zeros_as_ones=False):
+        r = (~ones_complement_sum(value, nbits)) & 0xFFFF
+        if r == 0 and zeros_as_ones:
+            return 0xFFFF
+        return r
 
 
 def _register_dp_read(self, S, idx):

@@ -9,6 +9,9 @@ from . import runtime as rt
 from .errors import ControlPlaneError, P4RuntimeError, P4SimError
 from .runtime import ExitBlock, PassContext, Reject
 
+# byte counters count the 4-byte Ethernet FCS, which the frames given to inject() lack
+FCS_BYTES = 4
+
 
 def _find(d, name, what):
     if not isinstance(name, str):
@@ -134,10 +137,7 @@ class Switch:
                 if res is None:
                     continue
                 if res[0] == "resubmit":
-                    if resubmitted:
-                        self.drops.append(("resubmit", "second resubmit of a resubmitted packet"))
-                    else:
-                        work.appendleft((inport, fr, npass + 1, True, res[1]))
+                    work.appendleft((inport, fr, npass + 1, True, res[1]))
                     continue
                 self._run_copies(res[1], npass, work, out, timestamp_ns, queue_depth)
         except P4SimError:
@@ -189,7 +189,7 @@ class Switch:
         ctx.entry = None
         ctx.resubmit = None
         ctx.mirrors = []
-        ctx.pkt_len = len(frame)
+        ctx.pkt_len = len(frame) + FCS_BYTES
         for ck in self._checksums:
             ck.clear()
         ts &= (1 << 48) - 1
@@ -212,13 +212,16 @@ class Switch:
             pass
         O = []
         self._ig_dep(S, O)
-        if ctx.resubmit is not None:
+        dctl = S[self._s_ig_drop]
+        # drop_ctl bit 0 also disables resubmit; a resubmitted packet is not resubmitted
+        # again (its request is ignored) but goes on to the traffic manager
+        if ctx.resubmit is not None and not resubmitted and not dctl & 1:
             return ("resubmit", ctx.resubmit)
         data = b"".join(O) + B[off:]
-        dctl = S[self._s_ig_drop]
+        # an ingress-to-egress mirror copy is the packet as it entered ingress
         if dctl & 1:
             self.drops.append(("ingress", "drop_ctl"))
-            return ("copies", self._mirror_copies(ctx, dctl, data))
+            return ("copies", self._mirror_copies(ctx, dctl, frame))
         bypass = bool(S[self._s_bypass])
         copies = []
         if S[self._s_ucast_valid]:
@@ -231,14 +234,14 @@ class Switch:
                         copies.append((p, rid, data, bypass))
         if not copies:
             self.drops.append(("tm", "no unicast port and no multicast group"))
-        return ("copies", copies + self._mirror_copies(ctx, dctl, data))
+        return ("copies", copies + self._mirror_copies(ctx, dctl, frame))
 
     def _egress(self, eport, rid, frame, ts, qdepth):
         S = self._template[:]
         ctx = self.ctx
         ctx.entry = None
         ctx.mirrors = []
-        ctx.pkt_len = len(frame)
+        ctx.pkt_len = len(frame) + FCS_BYTES
         for ck in self._checksums:
             ck.clear()
         t = self._eg_t
@@ -293,8 +296,10 @@ class Switch:
     def table_add(self, table, key, action, params=None, priority=None):
         self.table(table).add(key, action, params, priority)
 
-    def table_modify(self, table, key, action, params=None, priority=None):
-        self.table(table).modify(key, action, params, priority)
+    def table_modify(self, table, key, action, params=None, priority=None, *,
+                     reset_counters=False):
+        """Modify an entry; its direct counter is kept unless ``reset_counters``."""
+        self.table(table).modify(key, action, params, priority, reset_counters)
 
     def table_delete(self, table, key):
         self.table(table).delete(key)

@@ -1,4 +1,4 @@
-"""The executable ATP specification (../shared/spec/atp-protocol.md).
+"""The executable ATP specification (docs/protocol.md).
 
 Pure Python + numpy: no pytest, no I/O. ``run_scenario(Scenario) -> Run`` is the entry
 point; the modules below it are one concern each (wire, quantize, placement,

@@ -94,10 +94,20 @@ class AggregatorPool:
         values: np.ndarray,
         now: int,
         first_completing_overwrites: bool = True,
+        flush_clears_ecn: bool = True,
+        ecn_flag_after_update: bool = True,
     ) -> tuple[Verdict, int, bool]:
-        """Rules 4.3–4.7 on aggregator ``index``. Returns (verdict, merged bitmap, ecn).
+        """Rules 4.3–4.7 on aggregator ``index``. Returns (verdict, merged bitmap, ecn
+        flag of the output: the ECN register after this packet's update, or before it
+        under 9.9).
 
+        An ``index`` outside the pool (``>= P``: agtr is 16 bits, P is configurable) is
+        never used as an index: NOT_MINE, no state read or written (4.3).
+        ``flush_clears_ecn``: a resend flush clears the ECN register after the flushed
+        packet took its mark (4.4; False is the release, 9.8).
         On EMIT the aggregate is ``self.values[index]``."""
+        if not 0 <= index < self.size:               # 4.3 outside the pool: not mine
+            return Verdict.NOT_MINE, 0, False
         owner = self.owner[index]
         if resend:                                   # 4.3 a resend is mine only if owned
             if owner != owner_id:
@@ -115,8 +125,11 @@ class AggregatorPool:
         new = bits & ~prev
         merged = bits | prev
         self.bitmap[index] = 0 if resend else merged
-        ecn = self.ecn[index] | int(is_ecn)
-        self.ecn[index] = ecn
+        ecn_before = self.ecn[index]
+        ecn = ecn_before | int(is_ecn)
+        self.ecn[index] = 0 if resend and flush_clears_ecn else ecn
+        if not ecn_flag_after_update:                # 9.9: the value before the update
+            ecn = ecn_before
         if resend:                                   # 4.5 a resend flushes
             self.count[index] = 0
             count = 0
@@ -146,7 +159,10 @@ class AggregatorPool:
     # -- section 5: parameter packets -------------------------------------------------
     def parameter(self, index: int, owner_id: int, now: int,
                   leak_timeout_ns: int | None) -> str | None:
-        """Release on a parameter packet. Returns "owner", "leak" or None."""
+        """Release on a parameter packet. Returns "owner", "leak" or None. An index
+        outside the pool changes nothing (section 5)."""
+        if not 0 <= index < self.size:
+            return None
         owner = self.owner[index]
         if owner == owner_id:
             reason = "owner"

@@ -25,6 +25,11 @@ class JobRoute:
     local_rack_id: int | None
 
 
+class SwitchConfigError(ValueError):
+    """A switch configuration the switch cannot run; the message names the route and
+    says how to fix it."""
+
+
 @dataclass
 class SwitchConfig:
     name: str
@@ -91,3 +96,28 @@ def build_switch_configs(
                 config.multicast[(job.app_id, ps_index)] = tuple(sorted(group))
                 config.mgid[(job.app_id, ps_index)] = len(config.mgid) + 1
     return configs
+
+
+def check_switch_config(config: SwitchConfig) -> None:
+    """Reject a configuration that would aggregate without ever releasing.
+
+    A route must either aggregate this rack's workers (``local_rack_id`` set; 0 for a
+    single-rack job) or be the PS's own rack switch of a multi-rack job
+    (``is_upper``). A route with neither would take aggregators for the job's frames
+    that no parameter packet releases (section 5 releases level 0 only where the route
+    names a local rack). The pool must fit the 16-bit agtr field."""
+    if not 1 <= config.pool_size <= 0x10000:
+        raise SwitchConfigError(
+            f"switch {config.name!r}: pool size P must be in 1..65536 (agtr is 16 "
+            f"bits), got {config.pool_size}")
+    for (app_id, ps_index), route in sorted(config.routes.items()):
+        where = f"switch {config.name!r}, route for app_id {app_id} ps_index {ps_index}"
+        if route.local_rack_id is None and not route.is_upper:
+            raise SwitchConfigError(
+                f"{where}: local_rack_id is unset and is_upper is false, so the switch "
+                f"would neither aggregate the job's workers nor serve as its PS's rack "
+                f"switch; a single-rack job's route is is_upper=True, local_rack_id=0")
+        if route.local_rack_id is not None and not 0 <= route.local_rack_id <= 0xFF:
+            raise SwitchConfigError(
+                f"{where}: local_rack_id {route.local_rack_id} does not fit the shim's "
+                f"8-bit rack_id")

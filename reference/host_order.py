@@ -1,10 +1,11 @@
-"""How hosts write the fields the switch never reads: key, the reassigned aggregator
-index and float-mode values. The spec puts them in network order; the release writes them
-in host (little-endian) order (spec 9.3). Applying the same function twice undoes it."""
+"""How hosts write the one field the switch never reads and the release writes in host
+order: the tensor key. The spec puts it in network order; the release's host stack
+writes it in host (little-endian) order (spec 9.3). The reassigned aggregator index in
+``tensor_len`` is converted to network order like every other field in the release too,
+and its worker never copies gradient (or float) values into packets, so nothing else
+changes byte order. Applying the function twice undoes it."""
 
 from __future__ import annotations
-
-import numpy as np
 
 from reference.profiles import Profile
 
@@ -14,12 +15,4 @@ def _swap(value: int, width: int) -> int:
 
 
 def key_on_wire(key: int, profile: Profile) -> int:
-    return key if profile.network_order_host_fields else _swap(key, 8)
-
-
-def index_on_wire(index: int, profile: Profile) -> int:
-    return index if profile.network_order_host_fields else _swap(index, 4)
-
-
-def float_bits_on_wire(bits: np.ndarray, profile: Profile) -> np.ndarray:
-    return bits if profile.network_order_host_fields else bits.byteswap()
+    return key if profile.network_order_key else _swap(key, 8)

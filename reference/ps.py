@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from reference.host_order import float_bits_on_wire, index_on_wire, key_on_wire
+from reference.host_order import key_on_wire
 from reference.profiles import Profile
 from reference.topology import Job, JobLayout
 from reference.wire import (
@@ -140,7 +140,7 @@ class ParameterServer:
         if not counts:
             return out
         if contrib and not contrib & state.counted:
-            bits = float_bits_on_wire(packet.values, self.profile)
+            bits = packet.values
             state.total = (state.total + bits.view(np.float32)).astype(np.float32)
             state.counted |= contrib
         else:
@@ -172,14 +172,13 @@ class ParameterServer:
             flags |= FLAG_OVERFLOW
             if self.profile.ps_counts_first_float:      # spec: always resend
                 flags |= FLAG_RESEND
-            param.values = float_bits_on_wire(
-                state.total.astype(np.float32).view(np.int32), self.profile)
+            param.values = state.total.astype(np.float32).view(np.int32)
         else:
             flags &= ~FLAG_OVERFLOW
             param.values = state.total.astype(np.int32)
         if state.collided:
             flags |= FLAG_COLLISION
-            param.tensor_len = index_on_wire(self.registry.fresh(packet.agtr), self.profile)
+            param.tensor_len = self.registry.fresh(packet.agtr)
             self.counters["collision_remaps"] += 1
         param.flags = flags
         param.eth_src = self.mac

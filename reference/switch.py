@@ -4,14 +4,29 @@ Ingress: parse, then gradient packets through the aggregator rules (section 4, o
 level-0 pool; on the level-1 pool for whole-rack aggregates at the PS's rack switch,
 section 8), parameter packets through release and multicast (section 5), other frames
 through the L2 table. Egress: ECN marking from the queue depth given with the packet.
+
+Every ingress frame gets a :class:`SwitchVerdict` (``last_verdict`` after ``process``,
+or ``process_with_verdict``) and bumps the counter its verdict names, so "absorbed" and
+"dropped: no route for this job" are told apart without counter arithmetic.
+
+Decisions where the spec is silent:
+- A frame whose ``(app_id, ps_index)`` has no route is dropped, counted as
+  ``unknown_job_dropped`` (no route for the app_id at all) or
+  ``unknown_ps_index_dropped`` (the job is configured, that ps_index is not).
+- A single-rack (0x0700) gradient on a route without ``local_rack_id`` (the upper
+  switch of a multi-rack job with no workers here) is dropped as
+  ``no_local_rack_dropped``: aggregating it would take an aggregator that no parameter
+  packet releases. A route that neither names a local rack nor is upper is rejected when
+  the switch is built (``control_plane.check_switch_config``).
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 
 from reference.aggregator import AggregatorPool, AggregatorState, Verdict
-from reference.control_plane import JobRoute, SwitchConfig
+from reference.control_plane import JobRoute, SwitchConfig, check_switch_config
 from reference.profiles import SPEC, Profile
 from reference.wire import (
     ETH_LEN, ETHERTYPE_ATP, ETHERTYPE_ATP_TWO_LEVEL, ETHERTYPE_IPV4, FLAG_COLLISION,
@@ -23,21 +38,57 @@ Output = list[tuple[int, bytes]]
 LEVEL0 = 0
 LEVEL1 = 1
 
+# what happened to an ingress frame
+ABSORBED = "absorbed"      # kept in an aggregator, nothing leaves
+EMITTED = "emitted"        # the aggregate leaves for the PS (or the next level)
+FORWARDED = "forwarded"    # leaves for the PS with its own values (collision, pass ...)
+MULTICAST = "multicast"    # a parameter packet or float request, to the job's ports
+SWITCHED = "switched"      # a non-ATP frame, by the L2 table
+DROPPED = "dropped"        # nothing leaves and no state changed
+FATES = (ABSORBED, EMITTED, FORWARDED, MULTICAST, SWITCHED, DROPPED)
+
+
+@dataclass(frozen=True)
+class SwitchVerdict:
+    """What the switch did with one ingress frame: ``fate`` (one of :data:`FATES`),
+    ``reason`` (the counter it bumped, e.g. ``collisions`` or ``unknown_job_dropped``)
+    and ``detail`` for a person."""
+
+    fate: str
+    reason: str
+    detail: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.fate} ({self.reason}{': ' + self.detail if self.detail else ''})"
+
 
 class SwitchModel:
     """One rack switch. ``process`` is the whole pipeline for one ingress frame."""
 
     def __init__(self, config: SwitchConfig, profile: Profile = SPEC):
+        check_switch_config(config)
         self.config = config
         self.profile = profile
         self.pools = (AggregatorPool(config.pool_size), AggregatorPool(config.pool_size))
         self.counters: Counter[str] = Counter()
+        self.last_verdict: SwitchVerdict | None = None
+
+    def _verdict(self, fate: str, reason: str, detail: str = "") -> None:
+        self.counters[reason] += 1
+        self.last_verdict = SwitchVerdict(fate, reason, detail)
 
     # -- the pipeline -----------------------------------------------------------------
+    def process_with_verdict(self, port: int, frame: bytes, now: int = 0,
+                             queue_depth: int = 0) -> tuple[Output, SwitchVerdict]:
+        """:meth:`process`, returning the frames and the verdict."""
+        out = self.process(port, frame, now, queue_depth)
+        return out, self.last_verdict
+
     def process(self, port: int, frame: bytes, now: int = 0,
                 queue_depth: int = 0) -> Output:
         """Ingress one frame on ``port`` at switch time ``now`` (ns); every copy it
-        produces sees egress queue depth ``queue_depth``. Returns [(port, frame)]."""
+        produces sees egress queue depth ``queue_depth``. Returns [(port, frame)];
+        ``last_verdict`` then says what happened."""
         ethertype = (frame[12] << 8 | frame[13]) if len(frame) >= ETH_LEN else 0
         if ethertype == ETHERTYPE_ATP or ethertype == ETHERTYPE_ATP_TWO_LEVEL:
             packet = decode(frame)
@@ -55,44 +106,80 @@ class SwitchModel:
     def _l2(self, frame: bytes) -> Output:
         port = self.config.l2.get(frame[0:6])
         if port is None:
-            self.counters["l2_dropped"] += 1
+            self._verdict(DROPPED, "l2_dropped",
+                          f"no L2 entry for destination {frame[0:6].hex(':')}")
             return []
+        self._verdict(SWITCHED, "l2_forwarded")
         return [(port, frame)]
 
+    def _route(self, packet: AtpPacket) -> JobRoute | None:
+        """The job's route, or None after counting the drop under a named counter."""
+        key = (packet.app_id, packet.ps_index)
+        route = self.config.routes.get(key)
+        if route is not None and (not packet.flags & 1 or key in self.config.multicast):
+            return route
+        if route is not None:
+            self._verdict(DROPPED, "no_multicast_group_dropped",
+                          f"app_id {packet.app_id} ps_index {packet.ps_index} has a route "
+                          f"but no multicast group for its parameter packets")
+        elif any(app == packet.app_id for app, _ in self.config.routes):
+            self._verdict(DROPPED, "unknown_ps_index_dropped",
+                          f"app_id {packet.app_id} is configured, ps_index "
+                          f"{packet.ps_index} is not")
+        else:
+            self._verdict(DROPPED, "unknown_job_dropped",
+                          f"no route for app_id {packet.app_id}")
+        return None
+
     def _gradient(self, packet: AtpPacket, frame: bytes, now: int) -> Output:
-        route = self.config.routes.get((packet.app_id, packet.ps_index))
+        route = self._route(packet)
         if route is None:
-            self.counters["unknown_job_dropped"] += 1
             return []
         if packet.flags & 0x80:                          # 4.2 float mode passes
-            self.counters["float_forwarded"] += 1
+            self._verdict(FORWARDED, "float_forwarded")
             return [(route.to_ps_port, frame)]
         shim = packet.shim
         if shim is None:                                 # single-rack job
+            if route.local_rack_id is None:
+                self._verdict(DROPPED, "no_local_rack_dropped",
+                              f"app_id {packet.app_id}'s route has no local_rack_id (an "
+                              f"upper switch without workers of the job): single-rack "
+                              f"frames need local_rack_id 0")
+                return []
             return self._level0(packet, frame, route, now, two_level=False)
         if shim.level == 0:
             if route.local_rack_id is None or shim.rack_id != route.local_rack_id:
-                self.counters["passed_level0"] += 1
+                self._verdict(FORWARDED, "passed_level0")
                 return [(route.to_ps_port, frame)]
             return self._level0(packet, frame, route, now, two_level=True)
         if route.is_upper:
             return self._level1(packet, frame, route, now)
-        self.counters["passed_level1"] += 1
+        self._verdict(FORWARDED, "passed_level1")
         return [(route.to_ps_port, frame)]
+
+    def _aggregate(self, level: int, packet: AtpPacket, bits: int, fan_in: int,
+                   now: int) -> tuple[Verdict, int, bool]:
+        """Section 4 on one pool with this profile's switches."""
+        profile = self.profile
+        return self.pools[level].gradient(
+            packet.agtr, packet.owner_id, bits, fan_in, bool(packet.flags & 4),
+            packet.ipv4_ecn == 3 or bool(packet.flags & FLAG_ECN), packet.values, now,
+            profile.first_completing_overwrites, profile.flush_clears_ecn,
+            profile.ecn_flag_after_update)
 
     def _level0(self, packet: AtpPacket, frame: bytes, route: JobRoute, now: int,
                 two_level: bool) -> Output:
-        verdict, merged, ecn = self.pools[LEVEL0].gradient(
-            packet.agtr, packet.owner_id, packet.bitmap, packet.fan_in,
-            bool(packet.flags & 4), packet.ipv4_ecn == 3 or bool(packet.flags & FLAG_ECN),
-            packet.values, now, self.profile.first_completing_overwrites)
+        verdict, merged, ecn = self._aggregate(LEVEL0, packet, packet.bitmap,
+                                               packet.fan_in, now)
         if (verdict is Verdict.EMIT and two_level
                 and self.covers_whole_rack(merged, packet.fan_in)):  # 8: whole racks go up
             self._carry_aggregate(packet, LEVEL0, merged, ecn)
             shim = packet.shim
             packet.shim = Shim(1 << shim.rack_id, shim.fan_in1, 1, shim.rack_id,
                                shim.reserved)
-            self.counters["rack_aggregates"] += 1
+            self.counters["emitted"] += 1
+            self._verdict(EMITTED, "rack_aggregates",
+                          f"rack {shim.rack_id}'s whole-rack aggregate goes up as level 1")
             if route.is_upper:                           # the internal loop (recirculation)
                 return self._level1(packet, encode(packet), route, now)
             return [(route.to_ps_port, encode(packet))]
@@ -105,32 +192,35 @@ class SwitchModel:
 
     def _level1(self, packet: AtpPacket, frame: bytes, route: JobRoute, now: int) -> Output:
         shim = packet.shim
-        verdict, merged, ecn = self.pools[LEVEL1].gradient(
-            packet.agtr, packet.owner_id, shim.bitmap1, shim.fan_in1,
-            bool(packet.flags & 4), packet.ipv4_ecn == 3 or bool(packet.flags & FLAG_ECN),
-            packet.values, now, self.profile.first_completing_overwrites)
+        verdict, merged, ecn = self._aggregate(LEVEL1, packet, shim.bitmap1,
+                                               shim.fan_in1, now)
         return self._verdict_output(verdict, packet, frame, route, LEVEL1, merged, ecn)
 
     def _verdict_output(self, verdict: Verdict, packet: AtpPacket, frame: bytes,
                         route: JobRoute, level: int, merged: int, ecn: bool) -> Output:
         if verdict is Verdict.ABSORBED:
-            self.counters["absorbed"] += 1
+            self._verdict(ABSORBED, "absorbed", f"level-{level} aggregator {packet.agtr}")
             return []
         if verdict is Verdict.NOT_MINE:
+            outside = packet.agtr >= self.pools[level].size
+            if outside:
+                self.counters["agtr_outside_pool"] += 1
+            where = (f"agtr {packet.agtr} is outside the pool (P={self.pools[level].size})"
+                     if outside else f"level-{level} aggregator {packet.agtr}")
             if packet.flags & 4:
-                self.counters["resend_passed"] += 1
+                self._verdict(FORWARDED, "resend_passed", where)
                 return [(route.to_ps_port, frame)]
-            self.counters["collisions"] += 1
+            self._verdict(FORWARDED, "collisions", where)
             packet.flags |= FLAG_COLLISION
             return [(route.to_ps_port, encode(packet))]
         self._carry_aggregate(packet, level, merged, ecn)
+        self._verdict(EMITTED, "emitted", f"level-{level} aggregator {packet.agtr}")
         return [(route.to_ps_port, encode(packet))]
 
     def _carry_aggregate(self, packet: AtpPacket, level: int, merged: int,
                          ecn: bool) -> None:
         """4.7: an emitted packet carries the aggregate, the merged bitmap (bitmap1 at
         level 1) and the aggregator's ecn."""
-        self.counters["emitted"] += 1
         packet.values = self.pools[level].values[packet.agtr].astype("int32")
         if level == LEVEL0:
             packet.bitmap = merged
@@ -141,16 +231,18 @@ class SwitchModel:
             packet.flags |= FLAG_ECN
 
     def _parameter(self, packet: AtpPacket, frame: bytes, now: int) -> Output:
-        key = (packet.app_id, packet.ps_index)
-        route = self.config.routes.get(key)
-        group = self.config.multicast.get(key)
-        if route is None or group is None:
-            self.counters["unknown_job_dropped"] += 1
+        route = self._route(packet)
+        if route is None:
             return []
+        group = self.config.multicast[(packet.app_id, packet.ps_index)]
         if packet.flags & 0x80 and not packet.flags & 4:  # 5: float request
-            self.counters["float_requests"] += 1
+            self._verdict(MULTICAST, "float_requests")
+        elif packet.agtr >= self.config.pool_size:         # 5: outside the pool
+            self.counters["agtr_outside_pool"] += 1
+            self._verdict(MULTICAST, "parameters",
+                          f"agtr {packet.agtr} is outside the pool: no state changed")
         else:
-            self.counters["parameters"] += 1
+            self._verdict(MULTICAST, "parameters")
             timeout = (self.config.aggregator_timeout_ns if self.profile.leak_timeout
                        else None)
             levels = []

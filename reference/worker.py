@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from reference.host_order import float_bits_on_wire, index_on_wire, key_on_wire
+from reference.host_order import key_on_wire
 from reference.profiles import Profile
 from reference.quantize import bits_float, dequantize, float_bits, needs_float_mode, quantize
 from reference.topology import Job, JobLayout
@@ -164,7 +164,7 @@ class Worker:
             chunk, self.job.scale, self.job.effective_threshold)
         if float_mode:
             flags |= FLAG_OVERFLOW
-            values = float_bits_on_wire(float_bits(chunk), self.profile)
+            values = float_bits(chunk)
             self.counters["float_packets"] += 1
         else:
             values = quantize(chunk, self.job.scale)
@@ -213,13 +213,12 @@ class Worker:
     def _parameter(self, packet: AtpPacket, s: int) -> list[bytes]:
         t = self.current
         float_mode = bool(packet.flags & FLAG_OVERFLOW)
-        raw = (bits_float(float_bits_on_wire(packet.values, self.profile)) if float_mode
+        raw = (bits_float(packet.values) if float_mode
                else packet.values.copy())
         ecn = bool(packet.flags & FLAG_ECN)
         t.acked[s] = SeqOutcome(float_mode, raw, ecn)
         if packet.flags & FLAG_COLLISION:
-            self.slots[(packet.seq - 1) % self.job.window] = index_on_wire(
-                packet.tensor_len, self.profile)
+            self.slots[(packet.seq - 1) % self.job.window] = packet.tensor_len
             self.counters["remaps"] += 1
         out: list[bytes] = []
         holes = [h for h in t.unacked_sent() if h < s and h not in t.hole_resent]

@@ -16,6 +16,8 @@ typedef bit<10> MirrorId_t;
 typedef bit<16> ReplicationId_t;
 typedef bit<9>  L2ExclusionId_t;
 typedef bit<16> L1ExclusionId_t;
+typedef bit<3>  ResubmitType_t;
+typedef bit<3>  DigestType_t;
 
 match_kind {
     range,
@@ -80,8 +82,8 @@ struct ingress_intrinsic_metadata_from_parser_t {
 
 struct ingress_intrinsic_metadata_for_deparser_t {
     bit<3> drop_ctl;
-    bit<3> digest_type;
-    bit<3> resubmit_type;
+    DigestType_t digest_type;
+    ResubmitType_t resubmit_type;
     MirrorType_t mirror_type;
 }
 
@@ -137,8 +139,9 @@ extern Checksum {
     void add<T>(in T data);
     void subtract<T>(in T data);
     bool verify();
+    void subtract_all_and_deposit<T>(out T residual);
     bit<16> get();
-    bit<16> update<T>(in T data);
+    bit<16> update<T>(in T data, @optional in bool zeros_as_ones);
 }
 
 extern CRCPolynomial<T> {
@@ -158,12 +161,12 @@ extern Random<W> {
 
 extern Counter<W, I> {
     Counter(bit<32> size, CounterType_t type);
-    void count(in I index);
+    void count(in I index, @optional in bit<32> adjust_byte_count);
 }
 
 extern DirectCounter<W> {
     DirectCounter(CounterType_t type);
-    void count();
+    void count(@optional in bit<32> adjust_byte_count);
 }
 
 extern Register<T, I> {
@@ -181,12 +184,14 @@ extern RegisterAction<T, I, U> {
 
 extern Mirror {
     Mirror();
+    Mirror(MirrorType_t mirror_type);
     void emit(in MirrorId_t session_id);
     void emit<T>(in MirrorId_t session_id, in T hdr);
 }
 
 extern Resubmit {
     Resubmit();
+    Resubmit(ResubmitType_t resubmit_type);
     void emit();
     void emit<T>(in T hdr);
 }
@@ -195,7 +200,7 @@ extern T port_metadata_unpack<T>(packet_in pkt);
 
 /* Declared so that programs using them get a clear "unsupported extern" error. */
 
-extern Digest<T> { Digest(); void pack(in T data); }
+extern Digest<T> { Digest(); Digest(DigestType_t digest_type); void pack(in T data); }
 extern Meter<I> { Meter(bit<32> size, MeterType_t type); bit<8> execute(in I index); }
 extern DirectMeter { DirectMeter(MeterType_t type); bit<8> execute(); }
 extern Lpf<T, I> { Lpf(bit<32> size); T execute(in T val, in I index); }

@@ -178,3 +178,19 @@ def test_p4sim_tna_wins_over_other_copies(tmp_path):
     (tmp_path / "core.p4").write_text("neither is this\n")
     prog = p4sim.compile_source(BASE, os.path.join(PROGRAMS, "shadow.p4"), include_dirs=[tmp_path])
     assert "Ingress.forward" in prog.table_names()
+
+
+@pytest.mark.parametrize("snippet,where,words", [
+    # a header where a number belongs once reached the generated code as None
+    # (the fuzzer's "TypeError: unsupported operand type(s) for %" in ADV)
+    ("        pkt.advance(hdr.ethernet);\n", "        transition accept;", "advance amount"),
+    ("    Counter<bit<32>, bit<8>>(4, CounterType_t.PACKETS) c;\n"
+     "    action a() { c.count(hdr.ethernet); }\n", ANCHOR, "counter index"),
+    ("    Register<bit<8>, bit<8>>(4) r;\n"
+     "    action a() { r.write(hdr.ethernet, 1); }\n", ANCHOR, "register index"),
+])
+def test_non_numbers_where_numbers_belong_are_located_errors(snippet, where, words):
+    with pytest.raises(p4sim.P4SemanticError, match=words) as ei:
+        compile_with(snippet, where)
+    assert LOC_RE.match(str(ei.value)), str(ei.value)
+    assert "must be a number" in str(ei.value)

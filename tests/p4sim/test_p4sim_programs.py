@@ -278,4 +278,4 @@ def test_switches_of_one_program_are_independent(switch_for):
     work = bytes([9, 0, 0, 7]) + bytes(16)
     frame = eth(0, 0, 0x0800) + bytes([0x45]) + bytes(19) + work
     assert len(c.inject(0, frame)) == 1
-    assert c.direct_counter_read("Ingress.counted", {"hdr.work.app_id": 7}) == (1, len(frame))
+    assert c.direct_counter_read("Ingress.counted", {"hdr.work.app_id": 7}) == (1, len(frame) + 4)  # + FCS

@@ -71,9 +71,13 @@ def test_set_invalid_removes_header(sw):
 
 
 def test_checksum_verify_in_parser(sw):
+    """TNA: parser Checksum.verify() is true when the checksum is wrong (the program
+    stores it as checksum_err, as open-p4studio's tna_checksum.p4 does)."""
     ip, w = run(sw, 9, 5, ip=ipv4(checksum=0x1234))
     assert w[9] == 0                 # bad checksum seen by the parser
     assert ip == ipv4(ttl=63)        # deparser update fixes it
+    _, w = run(sw, 9, 5)
+    assert w[9] == 1                 # a correct checksum: verify() is false
 
 
 def test_counters(sw):
@@ -81,7 +85,7 @@ def test_counters(sw):
     run(sw, 1, 0)
     run(sw, 1, 0)
     run(sw, 2, 0, app=8)
-    frame_len = 14 + 20 + W.size
+    frame_len = 14 + 20 + W.size + 4      # byte counters include the 4-byte FCS
     assert sw.counter_read("Ingress.per_kind", 1) == (2, 2 * frame_len)
     assert sw.counter_read("Ingress.per_kind", 2) == (1, frame_len)
     assert sw.direct_counter_read("Ingress.counted", {"hdr.work.app_id": 7}) == (2, 2 * frame_len)

@@ -1,6 +1,6 @@
 """Shared helpers for the reference-model unit tests.
 
-Expected values in these tests come from the spec (../shared/spec/atp-protocol.md), not
+Expected values in these tests come from the spec (docs/protocol.md), not
 from the model. To keep that honest, frames the tests *read* are parsed here by hand with
 ``struct`` at the offsets of the spec's table (section 2), independently of
 ``reference.wire.decode``; flag bits are spelled out here from the spec, not imported.

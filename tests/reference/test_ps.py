@@ -293,28 +293,22 @@ def test_9_5_release_ps_counts_float_resends_and_copies_resend():
     p = make_ps(ATP_RELEASE)
     p.on_frame(g(1, fbits(1.0), flags=OVERFLOW))
     for bit, x in ((1, 1.0), (2, 2.0)):
-        assert p.on_frame(g(bit, _host_order_floats(x), flags=OVERFLOW | RESEND)) == []
-    out = p.on_frame(g(4, _host_order_floats(4.0), flags=OVERFLOW | RESEND))
+        assert p.on_frame(g(bit, fbits(x), flags=OVERFLOW | RESEND)) == []
+    out = p.on_frame(g(4, fbits(4.0), flags=OVERFLOW | RESEND))
     got = parse(out[-1])
     assert got["overflow"] == 1 and got["resend"] == 1 and got["ack"] == 1
-    # 9.3: float values are host-order (little-endian) floats on the wire
+    # 9.3 (corrected): only the key is in host order; float values are network order
     raw = struct.pack("!i", got["values"][0])
-    assert struct.unpack("<f", raw)[0] == 7.0
-
-
-def _host_order_floats(x):
-    """A float-mode payload as the release writes it: little-endian float32 bytes (9.3)."""
-    v = struct.unpack("!i", struct.pack("<f", x))[0]
-    return vals(v)
+    assert struct.unpack("!f", raw)[0] == 7.0
 
 
 @pytest.mark.rule("9.3")
-def test_9_3_release_key_and_remapped_index_in_host_order():
+def test_9_3_release_key_in_host_order_remapped_index_in_network_order():
     p = make_ps(ATP_RELEASE)
     key_le = int.from_bytes((7).to_bytes(8, "little"), "big")
     out = p.on_frame(frame(app_id=1, seq=1, bitmap=7, fan_in=3, key=key_le,
                            flags=COLLISION))
     got = parse(out[0])
     assert got["key"] == key_le                                 # echoed as received
-    assert got["tensor_len"] == int.from_bytes((3).to_bytes(4, "little"), "big")
+    assert got["tensor_len"] == 3          # the release converts the index (9.3)
     assert p.result(7, 1) is not None                           # PS read key 7

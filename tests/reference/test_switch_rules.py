@@ -207,6 +207,59 @@ def test_4_4_ecn_is_sticky_in_the_aggregator_and_marks_the_output():
     assert reg(sw).ecn == 1
 
 
+@pytest.mark.rule("4.4")
+def test_4_4_resend_flush_takes_the_mark_then_clears_the_ecn_register():
+    """The flushed packet leaves with the mark; the next owner does not inherit it."""
+    sw = switch()
+    sw.process(1, frame(bitmap=1, fan_in=3, flags=ECN, values=vals(1)), now=1)
+    f = frame(bitmap=2, fan_in=3, flags=RESEND, values=vals(2))
+    expect_emitted(sw.process(2, f, now=2), f, bitmap=3, ecn=1, values=(3,))
+    r = reg(sw)
+    assert (r.owner, r.bitmap, r.count, r.ecn) == (0, 0, 0, 0)
+    # another tenant takes the aggregator next: its aggregate is not marked
+    sw.process(3, frame(app_id=2, bitmap=1, fan_in=2, values=vals(5)), now=3)
+    f = frame(app_id=2, bitmap=2, fan_in=2, values=vals(6))
+    expect_emitted(sw.process(3, f, now=4), f, bitmap=3, ecn=0, values=(11,))
+
+
+@pytest.mark.rule("9.8")
+def test_9_8_atp_release_resend_flush_keeps_the_ecn_register():
+    sw = switch(ATP_RELEASE)
+    sw.process(1, frame(bitmap=1, fan_in=3, flags=ECN, values=vals(1)), now=1)
+    f = frame(bitmap=2, fan_in=3, flags=RESEND, values=vals(2))
+    # 9.9: the flag comes from the register before this packet (1 here too)
+    expect_emitted(sw.process(2, f, now=2), f, bitmap=3, ecn=1, values=(3,))
+    r = reg(sw)
+    assert (r.owner, r.bitmap, r.count, r.ecn) == (0, 0, 0, 1)
+    # the parameter packet that follows finds owner 0 and leaves the register alone
+    sw.process(PS_PORT, frame(flags=ACK | RESEND, bitmap=3, fan_in=3), now=3)
+    assert reg(sw).ecn == 1
+    # the next tenant inherits the mark (9.9: its first packet already sees register 1)
+    sw.process(3, frame(app_id=2, bitmap=1, fan_in=2, values=vals(5)), now=4)
+    f = frame(app_id=2, bitmap=2, fan_in=2, values=vals(6))
+    expect_emitted(sw.process(3, f, now=5), f, bitmap=3, ecn=1, values=(11,))
+
+
+@pytest.mark.rule("9.9")
+def test_9_9_atp_release_ecn_flag_from_the_register_before_the_update():
+    """A packet whose only mark is ipv4.ecn == 3 leaves with the flag clear; the
+    register is still set, so a later packet of the aggregation carries the flag."""
+    for profile, first, second in ((SPEC, 1, 1), (ATP_RELEASE, 0, 1)):
+        sw = switch(profile)
+        f = frame(bitmap=1, fan_in=1, values=vals(4), ipv4_ecn=3)
+        expect_emitted(sw.process(1, f, now=1), f, ecn=first, values=(4,))
+        assert reg(sw).ecn == 1
+        d = frame(bitmap=1, fan_in=1, values=vals(4))        # duplicate after completion
+        expect_emitted(sw.process(1, d, now=2), d, ecn=second, values=(4,))
+
+
+@pytest.mark.rule("9.9")
+def test_9_9_atp_release_packet_own_ecn_flag_stays_set():
+    sw = switch(ATP_RELEASE)
+    f = frame(bitmap=1, fan_in=1, values=vals(4), flags=ECN)
+    expect_emitted(sw.process(1, f, now=1), f, ecn=1, values=(4,))
+
+
 # ---------------------------------------------------------------- 4.5 count ----------
 
 @pytest.mark.rule("4.5")
@@ -453,6 +506,31 @@ def test_5_leak_timeout_absent_in_atp_release():
     p = frame(app_id=1, flags=ACK, bitmap=3, fan_in=2)
     assert sw.process(PS_PORT, p, now=10**9) == [(q, p) for q in MCAST]
     assert reg(sw).owner == ID_2_1
+
+
+@pytest.mark.rule("4.3")
+@pytest.mark.parametrize("agtr", [16, 17, 0xFFFF])
+def test_4_3_agtr_outside_the_pool_is_not_mine(agtr):
+    """P = 16 here; agtr >= P is never an index: a gradient goes to the PS with the
+    collision flag (so the PS assigns a valid index), a resend passes unchanged, and no
+    register changes."""
+    sw = switch()
+    f = frame(bitmap=1, fan_in=2, agtr=agtr, values=vals(9))
+    expect_emitted(sw.process(1, f, now=1), f, collision=1)
+    r = frame(bitmap=1, fan_in=2, agtr=agtr, flags=RESEND, values=vals(9))
+    assert sw.process(1, r, now=2) == [(PS_PORT, r)]
+    assert sw.snapshot() == {"level0": {}, "level1": {}}
+    assert sw.occupied == 0
+
+
+@pytest.mark.rule("5")
+@pytest.mark.parametrize("flags", [ACK, ACK | OVERFLOW, ACK | OVERFLOW | RESEND])
+def test_5_parameter_packet_outside_the_pool_changes_nothing(flags):
+    sw = switch(timeout=1)
+    before = _owned(sw)
+    p = frame(flags=flags, bitmap=3, fan_in=2, agtr=16)
+    assert sw.process(PS_PORT, p, now=10**6) == [(q, p) for q in MCAST]
+    assert reg(sw) == before
 
 
 def _l2_frame(dst, ethertype=0x0800, ecn=0):

@@ -407,8 +407,8 @@ def test_9_6_release_worker_marks_float_and_waits_for_next_resend():
     by_seq = {parse(f)["seq"]: parse(f) for f in out}
     assert by_seq[2]["overflow"] == 1 and by_seq[2]["resend"] == 1
     assert by_seq[1]["overflow"] == 0
-    # 9.3: float values in host (little-endian) order
-    expected = [struct.unpack("!i", struct.pack("<f", float(x)))[0] for x in chunk(2)]
+    # float values in network order (9.3 as corrected: only the key is host order)
+    expected = [struct.unpack("!i", struct.pack("!f", float(x)))[0] for x in chunk(2)]
     assert by_seq[2]["values"] == expected
 
 
@@ -417,12 +417,11 @@ def _le64(x):
 
 
 @pytest.mark.rule("9.3")
-def test_9_3_release_worker_writes_key_in_host_order_and_reads_index_so():
+def test_9_3_release_worker_writes_key_in_host_order_and_reads_index_in_network_order():
     w = worker(profile=ATP_RELEASE)
     got = parse(w.start(0)[0])
     assert got["key"] == _le64(7)
-    idx_le = int.from_bytes((13).to_bytes(4, "little"), "big")
-    out = w.on_frame(param(1, key=_le64(7), flags=COLLISION, tensor_len=idx_le), 10)
+    out = w.on_frame(param(1, key=_le64(7), flags=COLLISION, tensor_len=13), 10)
     assert parse(out[0])["agtr"] == 13
 
 

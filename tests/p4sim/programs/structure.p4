@@ -51,7 +51,7 @@ parser IgParser(packet_in pkt, out headers_t hdr, out meta_t md,
     state parse_ipv4 {
         pkt.extract(hdr.ipv4);
         ck.add(hdr.ipv4);
-        md.checksum_err = !ck.verify();
+        md.checksum_err = ck.verify();      // TNA: true when the checksum is wrong
         pkt.extract(hdr.work);
         transition accept;
     }

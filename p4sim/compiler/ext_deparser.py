@@ -1,0 +1,110 @@
+"""Resubmit, Mirror and Digest: the deparser's field lists, selected by
+resubmit_type/mirror_type/digest_type."""
+from ..errors import UnsupportedError
+from ..types import Bits, HeaderT, StructT
+from .base import Emitter, addb, serr, tdesc
+
+
+class DeparserExternsMixin:
+    """Resubmit, Mirror and Digest: the deparser's field lists, selected by
+    resubmit_type/mirror_type/digest_type."""
+
+    SELECTORS = {("Mirror", "emit"): "mirror_type", ("Resubmit", "emit"): "resubmit_type",
+                 ("Digest", "pack"): "digest_type"}
+
+    def inst_Resubmit(self, d, t, args, inst, scope, qual, fc):
+        inst.pyname = None
+        if args:
+            inst.info["type_id"] = self.const_in(args[0], scope, fc, f"{t.name} type")
+
+    def inst_Digest(self, d, t, args, inst, scope, qual, fc):
+        if args:
+            inst.info["type_id"] = self.const_in(args[0], scope, fc, "Digest type")
+        dt = t.targs[0] if t.targs else None
+        if not isinstance(dt, (StructT, HeaderT)) or any(ft.composite for _, ft in dt.fields):
+            raise UnsupportedError(d.loc, f"Digest '{qual}' needs a struct of scalar fields")
+        inst.pyname = self.add_object("digest", (qual, [f for f, _ in dt.fields]), "DG")
+        inst.info["t"] = dt
+
+    def call_Digest(self, inst, m, e, args, sc, fc, em, loc):
+        qual = inst.qual
+        if m != "pack":
+            raise serr(loc, f"Digest '{qual}' has no method '{m}'")
+        if fc.kind != "deparser":
+            raise serr(loc, "Digest.pack outside a deparser")
+        self.need_args(inst, m, args, loc, 1)
+        dt = inst.info["t"]
+        if args[0].k == "list":
+            items = self.list_items(args[0], dt, loc)
+            codes = [self.convert(self.expr(it, sc, fc, em), ft, it.loc, fn).code
+                     for it, (fn, ft) in zip(items, dt.fields)]
+            em.line(f"{inst.pyname}.pack((" + "".join(c + ", " for c in codes) + "))")
+            return None
+        dv = self.expr(args[0], sc, fc, em)
+        if dv.t is None or getattr(dv.t, "name", None) != dt.name:
+            raise serr(loc, f"Digest '{qual}' packs {tdesc(dt)}, not {tdesc(dv.t)}")
+        first = 1 if isinstance(dt, HeaderT) else 0
+        em.line(f"{inst.pyname}.pack(tuple(S[{addb(dv.base, first)}:{addb(dv.base, first + len(dt.fields))}]))")
+        return None
+
+    def call_Mirror(self, inst, m, e, args, sc, fc, em, loc):
+        qual = inst.qual
+        if m != "emit":
+            raise serr(loc, f"Mirror '{qual}' has no method '{m}'")
+        if fc.kind != "deparser":
+            raise serr(loc, "Mirror.emit outside a deparser")
+        if len(args) not in (1, 2):
+            raise serr(loc, f"Mirror.emit of '{qual}' takes (session_id[, header])")
+        sv = self.convert(self.expr(args[0], sc, fc, em), Bits(10), args[0].loc, "mirror session id")
+        if len(args) == 2:
+            hv = self.expr(args[1], sc, fc, em)
+            if not isinstance(hv.t, HeaderT):
+                raise UnsupportedError(loc, "Mirror.emit needs a header as its mirror header")
+            o = Emitter(em.ind)
+            o.line("O2 = []")
+            self.gen_emit(hv, o, loc, always=True)
+            for ln in o.lines:
+                em.lines.append(ln.replace("O.append", "O2.append"))
+            em.line(f"CTX.mirrors.append(({sv.code}, b''.join(O2)))")
+        else:
+            em.line(f"CTX.mirrors.append(({sv.code}, b''))")
+        return None
+
+    def call_Resubmit(self, inst, m, e, args, sc, fc, em, loc):
+        qual = inst.qual
+        if m != "emit":
+            raise serr(loc, f"Resubmit '{qual}' has no method '{m}'")
+        if fc.kind != "deparser":
+            raise serr(loc, "Resubmit.emit outside the ingress deparser")
+        if args:
+            hv = self.expr(args[0], sc, fc, em)
+            if not isinstance(hv.t, HeaderT) or hv.t.bits > 64:
+                raise UnsupportedError(loc, "Resubmit.emit needs a header of at most 64 bits")
+            o = Emitter(em.ind)
+            o.line("O2 = []")
+            self.gen_emit(hv, o, loc, always=True)
+            for ln in o.lines:
+                em.lines.append(ln.replace("O.append", "O2.append"))
+            em.line("CTX.resubmit = b''.join(O2)")
+        else:
+            em.line("CTX.resubmit = b''")
+        return None
+
+    def selected(self, inst, m, em, lower):
+        """A `Mirror(t)`/`Resubmit(t)`/`Digest(t)` field list is used only when the
+        deparser's selector field was written with t (bf-p4c's extract_deparser)."""
+        field = self.SELECTORS[(inst.kind, m)]
+        tid = inst.info.get("type_id")
+        role = {"ig": "ig_dprsr_md", "eg": "eg_dprsr_md"}.get(self.gress)
+        if tid is None or role is None or field not in self.layout[role][1].offsets:
+            return lower()
+        base, t = self.layout[role]
+        slot = base + t.offsets[field]
+        em.line(f"if S[{self.sel_fields[slot]}] and S[{slot}] == {tid}:")
+        em.indent()
+        start = len(em.lines)
+        r = lower()
+        if len(em.lines) == start:
+            em.line("pass")
+        em.dedent()
+        return r

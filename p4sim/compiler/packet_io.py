@@ -1,0 +1,176 @@
+"""packet_in/packet_out: extract, advance, lookahead, port metadata, emit; header
+(de)serialisation."""
+from ..errors import UnsupportedError
+from ..types import Bits, BoolT, HeaderT, StackT, StructT
+from .base import Val, addb, serr, tdesc
+
+
+class PacketIOMixin:
+    """packet_in/packet_out: extract, advance, lookahead, port metadata, emit; header
+    (de)serialisation."""
+
+    def packet_method(self, direction, mname, e, sc, fc, em, stmt):
+        if direction == "in":
+            if fc is None or fc.kind != "parser":
+                raise UnsupportedError(e.loc, f"packet_in.{mname} outside a parser state")
+            if mname == "extract":
+                if len(e.args) != 1:
+                    raise UnsupportedError(e.loc, "extract with a variable-size argument (varbit)")
+                hv = self.expr(e.args[0].value, sc, fc, em)
+                if hv.extra and hv.extra[0] == "stack_next":
+                    st = hv.extra[1]
+                    t = st.t
+                    em.line(f"if S[{st.base}] >= {t.size}: raise Reject('StackOutOfBounds')")
+                    em.line(f"hb = {addb(st.base, 1)} + S[{st.base}] * {t.elem.nslots}")
+                    self.gen_extract("hb", t.elem, em, e.loc)
+                    em.line(f"S[{st.base}] += 1")
+                    return None
+                if not isinstance(hv.t, HeaderT):
+                    raise serr(e.loc, f"extract needs a header, not {tdesc(hv.t) if hv.t else '?'}")
+                self.gen_extract(hv.base, hv.t, em, e.loc)
+                return None
+            if mname == "advance":
+                if len(e.args) != 1:
+                    raise serr(e.loc, "advance(bit<32> sizeInBits) takes one argument")
+                v = self.scalar(self.expr(e.args[0].value, sc, fc, em), e.loc, "advance amount")
+                if v.const is not None:
+                    if v.const % 8:
+                        raise UnsupportedError(e.loc, "advance by a number of bits that is not a "
+                                                      "multiple of 8")
+                    em.line(f"off += {v.const // 8}")
+                else:
+                    em.line(f"off += ADV({v.code})")
+                em.line("if off > n: raise Reject('PacketTooShort')")
+                return None
+            if mname == "lookahead":
+                if len(e.targs) != 1:
+                    raise serr(e.loc, "lookahead<T>() needs a type argument")
+                t = self.resolve_type(e.targs[0])
+                if isinstance(t, HeaderT):
+                    # decode into scratch slots without advancing the cursor
+                    base = self.alloc(t)
+                    em.line("off0 = off")
+                    self.gen_extract(base, t, em, e.loc)
+                    em.line("off = off0")
+                    return Val(t=t, base=base, lv=None)
+                if not isinstance(t, Bits):
+                    raise UnsupportedError(e.loc, f"lookahead of type {tdesc(t) if t else '_'} "
+                                                  f"(bit<W> and headers are supported)")
+                nb = (t.width + 7) // 8
+                code = f"LOOK(B, off, {nb}, {nb * 8 - t.width}, {t.mask})"
+                if t.signed:
+                    code = self.wrapc(code, t)
+                return Val(code=code, t=t)
+            if mname == "length":
+                return Val(code="(len(B) * 8 & 0xffffffff)", t=Bits(32))
+            raise UnsupportedError(e.loc, f"unsupported packet_in method '{mname}'")
+        if mname != "emit":
+            raise serr(e.loc, f"packet_out has no method '{mname}'")
+        if fc is None or fc.kind != "deparser":
+            raise UnsupportedError(e.loc, "emit outside a deparser apply block")
+        hv = self.expr(e.args[0].value, sc, fc, em)
+        self.gen_emit(hv, em, e.loc)
+        return None
+
+    def port_metadata_unpack(self, lv, rhs, sc, fc, em):
+        if fc is None or fc.kind != "parser":
+            raise serr(rhs.loc, "port_metadata_unpack outside a parser")
+        t = lv.t
+        if not isinstance(t, (StructT, HeaderT)) or any(ft.composite for _, ft in t.fields):
+            raise UnsupportedError(rhs.loc, "port_metadata_unpack needs a flat struct/header type")
+        total = sum(self.scalar_t(ft).width for _, ft in t.fields)
+        if total > 64:
+            raise serr(rhs.loc, f"port metadata type is {total} bits, more than 64")
+        em.line("if off + 8 > n: raise Reject('PacketTooShort')")
+        em.line("pv = int.from_bytes(B[off:off + 8], 'big')")
+        sh = 64
+        if isinstance(t, HeaderT):
+            em.line(f"S[{lv.base}] = 1")
+        for fname, ft in t.fields:
+            st = self.scalar_t(ft)
+            sh -= st.width
+            fv = self.field_val(lv.base, t.offsets[fname], ft)
+            code = f"((pv >> {sh}) & {st.mask})"
+            if isinstance(st, BoolT):
+                code = f"({code} != 0)"
+            elif st.signed:
+                code = self.wrapc(code, st)
+            self.store(fv, code, em)
+        em.line("off += 8")
+
+    def header_codec(self, t, loc):
+        if t.bits % 8:
+            raise UnsupportedError(loc, f"header '{t.name}' is {t.bits} bits, not a whole number of bytes")
+        fmt = ">"
+        fast = True
+        for fname, ft in t.fields:
+            st = self.scalar_t(ft)
+            w = st.width
+            if w in (8, 16, 32, 64) and not isinstance(st, BoolT):
+                fmt += {8: "b", 16: "h", 32: "i", 64: "q"}[w] if st.signed else {8: "B", 16: "H", 32: "I", 64: "Q"}[w]
+            else:
+                fast = False
+        return fast, fmt
+
+    def gen_extract(self, base, t, em, loc):
+        nb = t.bits // 8
+        fast, fmt = self.header_codec(t, loc)
+        em.line(f"if off + {nb} > n: raise Reject('PacketTooShort')")
+        nf = len(t.fields)
+        end = addb(base, nf + 1)
+        if fast:
+            st = self.struct_fmt(fmt)
+            em.line(f"S[{base}:{end}] = (1,) + {st}.unpack_from(B, off)")
+        else:
+            em.line(f"hv = int.from_bytes(B[off:off + {nb}], 'big')")
+            vals = []
+            sh = t.bits
+            for fname, ft in t.fields:
+                st = self.scalar_t(ft)
+                sh -= st.width
+                c = f"((hv >> {sh}) & {st.mask})" if sh else f"(hv & {st.mask})"
+                if isinstance(st, BoolT):
+                    c = f"({c} != 0)"
+                elif st.signed:
+                    c = self.wrapc(c, st)
+                vals.append(c)
+            em.line(f"S[{base}:{end}] = (1, " + ", ".join(vals) + ",)")
+        em.line(f"off += {nb}")
+
+    def gen_emit(self, hv, em, loc, always=False):
+        """Emit a header (only when valid) or every header of a struct/stack; ``always``
+        emits the field values whatever the validity (Resubmit/Mirror data on Tofino)."""
+        t = hv.t
+        guard = "" if always else f"if S[{hv.base}]: "
+        if isinstance(t, HeaderT):
+            nb = t.bits // 8
+            fast, fmt = self.header_codec(t, loc)
+            nf = len(t.fields)
+            b1 = addb(hv.base, 1)
+            end = addb(hv.base, nf + 1)
+            if fast:
+                st = self.struct_fmt(fmt)
+                em.line(f"{guard}O.append({st}.pack(*S[{b1}:{end}]))")
+            else:
+                terms = []
+                sh = t.bits
+                for i, (fname, ft) in enumerate(t.fields):
+                    st = self.scalar_t(ft)
+                    sh -= st.width
+                    c = f"S[{addb(hv.base, 1 + i)}]"
+                    if st.signed or isinstance(st, BoolT):
+                        c = f"({c} & {st.mask})"
+                    terms.append(f"({c} << {sh})" if sh else c)
+                em.line(f"{guard}O.append((" + " | ".join(terms) + f").to_bytes({nb}, 'big'))")
+        elif isinstance(t, StructT):
+            for fname, ft in t.fields:
+                fv = self.field_val(hv.base, t.offsets[fname], ft)
+                if not ft.composite:
+                    raise UnsupportedError(loc, f"emit of struct '{t.name}' with non-header field '{fname}'")
+                self.gen_emit(fv, em, loc)
+        elif isinstance(t, StackT):
+            for i in range(t.size):
+                b = addb(hv.base, 1 + i * t.elem.nslots)
+                self.gen_emit(Val(t=t.elem, base=b), em, loc)
+        else:
+            raise serr(loc, f"emit needs a header, struct or stack, not {tdesc(t) if t else '?'}")

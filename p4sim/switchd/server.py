@@ -1,0 +1,356 @@
+"""The BfRuntime gRPC service (``bfrt_proto.BfRuntime``) in front of a SoftDevice.
+
+Behaviour follows bf_switchd's server where a client can observe it:
+- a client first opens ``StreamChannel`` and sends ``Subscribe``; the answer is a
+  ``Subscribe`` whose ``status`` says whether it worked;
+- ``SetForwardingPipelineConfig(BIND)`` binds a subscribed client to the program; one
+  client per program: a second client gets ALREADY_EXISTS naming the holder. Clients
+  that do not bind may still Read/Write by naming the program (``p4_name``);
+- a client whose stream ends (tear down, crash, lost connection) is unsubscribed and its
+  binding released;
+- ``Write`` applies updates in order and keeps going after a failed one
+  (CONTINUE_ON_ERROR); if any failed, the call ends with UNKNOWN and one
+  ``bfrt_proto.Error`` per update packed in the status details (``grpc-status-details-bin``),
+  which is where the SDE client looks for them;
+- ``VERIFY_AND_WARM_INIT_BEGIN_AND_END`` (the SDE client's ``clear_all_tables``) resets
+  the device and announces WARM_INIT_FINISHED on every subscribed stream.
+
+A request that is not a valid protobuf message is answered INVALID_ARGUMENT naming the
+message type, instead of gRPC's generic "Exception deserializing request!".
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+
+import grpc
+from google.protobuf import any_pb2
+from google.protobuf.message import DecodeError
+from google.rpc import code_pb2, status_pb2
+from grpc_status import rpc_status
+
+from bfruntime import bfruntime_pb2 as pb
+
+from .bfrt_schema import dumps
+from .device import DeviceError, SoftDevice
+
+log = logging.getLogger("p4sim.switchd")
+
+READ_CHUNK = 1000   # entities per ReadResponse
+SERVICE = "bfrt_proto.BfRuntime"
+
+
+class _Malformed:
+    """Stands in for a request that did not parse, so the handler can say so."""
+
+    def __init__(self, type_name: str, error: Exception):
+        self.type_name = type_name
+        self.error = error
+
+
+def _parser(msg_cls):
+    def parse(data: bytes):
+        try:
+            return msg_cls.FromString(data)
+        except (DecodeError, ValueError) as e:
+            return _Malformed(msg_cls.DESCRIPTOR.full_name, e)
+    return parse
+
+
+def _check_parsed(request, context) -> None:
+    if isinstance(request, _Malformed):
+        context.abort(grpc.StatusCode.INVALID_ARGUMENT,
+                      f"request is not a valid {request.type_name} message "
+                      f"({request.error}); check that client and server use the same "
+                      f"bfruntime.proto")
+
+
+class _Session:
+    def __init__(self, client_id: int, out: queue.Queue, notifications):
+        self.client_id = client_id
+        self.out = out
+        self.port_status = notifications.enable_port_status_change_notifications
+
+
+class BfRuntimeServer:
+    """Serves one SoftDevice on a gRPC address; ``start()`` / ``stop()``."""
+
+    def __init__(self, device: SoftDevice, address: str = "127.0.0.1:50052", *,
+                 device_id: int = 0, max_workers: int = 16):
+        from concurrent import futures
+        self.device = device
+        self.device_id = device_id
+        self.address = address
+        self._bfrt_json = dumps(device.schema)
+        self._fixed_json = dumps(device.fixed)
+        self._lock = threading.Lock()
+        self._sessions: dict[int, _Session] = {}
+        self.bound_client: int | None = None
+        device.port_listeners.append(self._port_changed)
+        self._server = grpc.server(futures.ThreadPoolExecutor(max_workers=max_workers),
+                                   maximum_concurrent_rpcs=max_workers * 4,
+                                   options=[("grpc.max_send_message_length", 1 << 30),
+                                            ("grpc.max_receive_message_length", 1 << 30)])
+        handlers = {
+            "Write": grpc.unary_unary_rpc_method_handler(
+                self.Write, request_deserializer=_parser(pb.WriteRequest),
+                response_serializer=pb.WriteResponse.SerializeToString),
+            "Read": grpc.unary_stream_rpc_method_handler(
+                self.Read, request_deserializer=_parser(pb.ReadRequest),
+                response_serializer=pb.ReadResponse.SerializeToString),
+            "SetForwardingPipelineConfig": grpc.unary_unary_rpc_method_handler(
+                self.SetForwardingPipelineConfig,
+                request_deserializer=_parser(pb.SetForwardingPipelineConfigRequest),
+                response_serializer=pb.SetForwardingPipelineConfigResponse.SerializeToString),
+            "GetForwardingPipelineConfig": grpc.unary_unary_rpc_method_handler(
+                self.GetForwardingPipelineConfig,
+                request_deserializer=_parser(pb.GetForwardingPipelineConfigRequest),
+                response_serializer=pb.GetForwardingPipelineConfigResponse.SerializeToString),
+            "StreamChannel": grpc.stream_stream_rpc_method_handler(
+                self.StreamChannel, request_deserializer=_parser(pb.StreamMessageRequest),
+                response_serializer=pb.StreamMessageResponse.SerializeToString),
+        }
+        self._server.add_generic_rpc_handlers(
+            (grpc.method_handlers_generic_handler(SERVICE, handlers),))
+        try:
+            self.port = self._server.add_insecure_port(address)
+        except RuntimeError as e:
+            raise OSError(f"cannot listen for gRPC on {address}: {e}") from None
+        if not self.port:
+            raise OSError(f"cannot listen for gRPC on {address} (address in use?)")
+
+    def start(self) -> None:
+        self._server.start()
+
+    def stop(self, grace: float = 1.0) -> None:
+        with self._lock:
+            sessions = list(self._sessions.values())
+        for s in sessions:
+            s.out.put(None)
+        self._server.stop(grace).wait()
+
+    # ------------------------------------------------------------------ helpers
+    def _check_device(self, device_id: int, context) -> None:
+        if device_id != self.device_id:
+            context.abort(grpc.StatusCode.NOT_FOUND,
+                          f"no device {device_id}; this softswitch is device {self.device_id}")
+
+    def _check_access(self, client_id: int, p4_name: str, context) -> None:
+        if p4_name:
+            if p4_name != self.device.p4_name:
+                context.abort(grpc.StatusCode.NOT_FOUND,
+                              f"no program {p4_name!r} on this switch; it runs "
+                              f"{self.device.p4_name!r}")
+            return
+        if self.bound_client != client_id:
+            context.abort(grpc.StatusCode.FAILED_PRECONDITION,
+                          f"client {client_id} is not bound to a program: bind with "
+                          f"SetForwardingPipelineConfig(BIND, p4_name="
+                          f"{self.device.p4_name!r}) after subscribing, or name the program "
+                          f"in the request's p4_name")
+
+    def _broadcast(self, msg: pb.StreamMessageResponse, want=lambda s: True) -> None:
+        with self._lock:
+            sessions = list(self._sessions.values())
+        for s in sessions:
+            if want(s):
+                s.out.put(msg)
+
+    def _port_changed(self, port: int, up: bool) -> None:
+        log.warning("port %d (%s) is %s", port, self.device.ports[port].ifname,
+                    "up" if up else "DOWN")
+        t = self.device.info.table("$PORT")
+        msg = pb.StreamMessageResponse()
+        n = msg.port_status_change_notification
+        n.port_up = up
+        n.table_entry.table_id = t.id
+        kf = n.table_entry.key.fields.add()
+        kf.field_id = t.keys[0].id
+        kf.exact.value = port.to_bytes(4, "big")
+        self._broadcast(msg, lambda s: s.port_status)
+
+    # ------------------------------------------------------------------ RPCs
+    def GetForwardingPipelineConfig(self, request, context):
+        _check_parsed(request, context)
+        self._check_device(request.device_id, context)
+        resp = pb.GetForwardingPipelineConfigResponse()
+        cfg = resp.config.add()
+        cfg.p4_name = self.device.p4_name
+        cfg.bfruntime_info = self._bfrt_json
+        prof = cfg.profiles.add()
+        prof.profile_name = "pipe"
+        prof.pipe_scope.append(0)
+        resp.non_p4_config.bfruntime_info = self._fixed_json
+        return resp
+
+    def SetForwardingPipelineConfig(self, request, context):
+        _check_parsed(request, context)
+        self._check_device(request.device_id, context)
+        A = pb.SetForwardingPipelineConfigRequest
+        names = [c.p4_name for c in request.config]
+        if request.action == A.BIND:
+            if len(names) != 1:
+                context.abort(grpc.StatusCode.INVALID_ARGUMENT,
+                              f"BIND takes exactly one config (the program to bind), got "
+                              f"{len(names)}")
+            if names[0] != self.device.p4_name:
+                context.abort(grpc.StatusCode.NOT_FOUND,
+                              f"cannot bind to {names[0]!r}: this switch runs "
+                              f"{self.device.p4_name!r}")
+            with self._lock:
+                if request.client_id not in self._sessions:
+                    context.abort(grpc.StatusCode.FAILED_PRECONDITION,
+                                  f"client {request.client_id} has not subscribed; open "
+                                  f"StreamChannel and send Subscribe before BIND")
+                if self.bound_client not in (None, request.client_id):
+                    context.abort(grpc.StatusCode.ALREADY_EXISTS,
+                                  f"program {self.device.p4_name!r} is already bound by client "
+                                  f"{self.bound_client}; one client per program (other clients "
+                                  f"connect without binding and pass p4_name)")
+                self.bound_client = request.client_id
+            log.info("client %d bound to %s", request.client_id, self.device.p4_name)
+            return pb.SetForwardingPipelineConfigResponse()
+        unknown = [n for n in names if n != self.device.p4_name]
+        if unknown:
+            context.abort(grpc.StatusCode.INVALID_ARGUMENT,
+                          f"programs {unknown} are not on this switch (it runs "
+                          f"{self.device.p4_name!r}; the softswitch cannot load another)")
+        if request.action == A.VERIFY:
+            return pb.SetForwardingPipelineConfigResponse()
+        R = pb.SetForwardingPipelineConfigResponseType
+        if request.action in (A.VERIFY_AND_WARM_INIT_BEGIN, A.VERIFY_AND_WARM_INIT_BEGIN_AND_END,
+                              A.WARM_INIT_END):
+            if request.action != A.WARM_INIT_END:
+                self.device.reset()
+            kind = R.WARM_INIT_STARTED if request.action == A.VERIFY_AND_WARM_INIT_BEGIN \
+                else R.WARM_INIT_FINISHED
+            msg = pb.StreamMessageResponse()
+            msg.set_forwarding_pipeline_config_response \
+                .set_forwarding_pipeline_config_response_type = kind
+            self._broadcast(msg)
+            resp = pb.SetForwardingPipelineConfigResponse()
+            resp.set_forwarding_pipeline_config_response_type = kind
+            return resp
+        context.abort(grpc.StatusCode.UNIMPLEMENTED,
+                      f"SetForwardingPipelineConfig action {A.Action.Name(request.action)} "
+                      f"is not supported by the softswitch")
+
+    def Write(self, request, context):
+        _check_parsed(request, context)
+        self._check_device(request.target.device_id, context)
+        self._check_access(request.client_id, request.p4_name, context)
+        if request.atomicity != pb.WriteRequest.CONTINUE_ON_ERROR:
+            context.abort(grpc.StatusCode.UNIMPLEMENTED,
+                          f"atomicity {pb.WriteRequest.Atomicity.Name(request.atomicity)} is "
+                          f"not supported by the softswitch (use CONTINUE_ON_ERROR)")
+        errors = []
+        failed = []
+        for i, upd in enumerate(request.updates):
+            err = pb.Error()
+            try:
+                self.device.write(upd)
+                err.canonical_code = code_pb2.OK
+            except DeviceError as e:
+                err.canonical_code = e.code.value[0]
+                err.message = e.message
+                failed.append(f"update {i}: {e.code.name}: {e.message}")
+            except Exception as e:   # a defect here must not take the daemon down
+                log.exception("internal error applying update %d", i)
+                err.canonical_code = code_pb2.INTERNAL
+                err.message = f"internal error: {type(e).__name__}: {e}"
+                failed.append(f"update {i}: INTERNAL: {err.message}")
+            errors.append(err)
+        if failed:
+            st = status_pb2.Status(code=code_pb2.UNKNOWN,
+                                   message=f"{len(failed)} of {len(errors)} updates failed: "
+                                           + "; ".join(failed))
+            for err in errors:
+                a = any_pb2.Any()
+                a.Pack(err)
+                st.details.append(a)
+            context.abort_with_status(rpc_status.to_status(st))
+        return pb.WriteResponse()
+
+    def Read(self, request, context):
+        _check_parsed(request, context)
+        self._check_device(request.target.device_id, context)
+        self._check_access(request.client_id, request.p4_name, context)
+        resp = pb.ReadResponse()
+        for ent in request.entities:
+            try:
+                found = self.device.read(ent)
+            except DeviceError as e:
+                context.abort(e.code, e.message)
+            except Exception as e:
+                log.exception("internal error reading")
+                context.abort(grpc.StatusCode.INTERNAL,
+                              f"internal error: {type(e).__name__}: {e}")
+            for x in found:
+                resp.entities.append(x)
+                if len(resp.entities) >= READ_CHUNK:
+                    yield resp
+                    resp = pb.ReadResponse()
+        yield resp
+
+    def StreamChannel(self, request_iterator, context):
+        out: queue.Queue = queue.Queue()
+        state = {"session": None}
+
+        def reader():
+            try:
+                for req in request_iterator:
+                    if isinstance(req, _Malformed):
+                        log.warning("malformed StreamMessageRequest: %s", req.error)
+                        continue
+                    if req.WhichOneof("update") == "subscribe":
+                        self._subscribe(req, out, state)
+            except Exception:   # the client went away mid-stream
+                pass
+            finally:
+                out.put(None)
+
+        threading.Thread(target=reader, daemon=True, name="bfrt-stream").start()
+        context.add_callback(lambda: out.put(None))
+        try:
+            while True:
+                msg = out.get()
+                if msg is None or not context.is_active():
+                    break
+                yield msg
+        finally:
+            self._release(state["session"])
+
+    def _subscribe(self, req, out, state) -> None:
+        resp = pb.StreamMessageResponse()
+        resp.subscribe.CopyFrom(req.subscribe)
+        cid = req.client_id
+        with self._lock:
+            holder = self._sessions.get(cid)
+            if req.subscribe.device_id != self.device_id:
+                code, msg = code_pb2.NOT_FOUND, (f"no device {req.subscribe.device_id}; this "
+                                                 f"softswitch is device {self.device_id}")
+            elif holder is not None and holder.out is not out:
+                code, msg = code_pb2.ALREADY_EXISTS, (f"client id {cid} is already subscribed "
+                                                      f"on another stream")
+            else:
+                s = _Session(cid, out, req.subscribe.notifications)
+                self._sessions[cid] = s
+                state["session"] = s
+                code, msg = code_pb2.OK, ""
+        resp.subscribe.status.code = code
+        resp.subscribe.status.message = msg
+        log.info("client %d subscribe: %s", cid, code_pb2.Code.Name(code))
+        out.put(resp)
+
+    def _release(self, session: _Session | None) -> None:
+        if session is None:
+            return
+        with self._lock:
+            if self._sessions.get(session.client_id) is session:
+                del self._sessions[session.client_id]
+            if self.bound_client == session.client_id:
+                self.bound_client = None
+                log.info("client %d disconnected; binding of %s released", session.client_id,
+                         self.device.p4_name)

@@ -1,0 +1,78 @@
+"""bf-p4c's bfrt.json for the test programs, kept (filtered) as goldens.
+
+``python tests/softswitch/bfp4c_goldens.py`` recompiles every program in PROGRAMS with
+the real compiler and rewrites tests/softswitch/data/bf-p4c/<name>.bfrt.json, keeping
+only the tables the softswitch writes (bf-p4c's internal snapshot, debug-counter and
+$PORT_METADATA tables are dropped; see p4sim/switchd/bfrt_schema.py).
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[1]
+GOLDEN_DIR = HERE / "data" / "bf-p4c"
+P4SIM_PROGRAMS = REPO / "tests" / "p4sim" / "programs"
+
+# name -> source; every program here is one bf-p4c accepts (atp_mini: bf-p4c writes
+# bfrt.json and then fails in the assembler stage, so the control-plane names are final)
+PROGRAMS = {
+    "l2_forward": P4SIM_PROGRAMS / "l2_forward.p4",
+    "registers": P4SIM_PROGRAMS / "registers.p4",
+    "tables": P4SIM_PROGRAMS / "tables.p4",
+    "traffic_manager": P4SIM_PROGRAMS / "traffic_manager.p4",
+    "mirror": P4SIM_PROGRAMS / "mirror.p4",
+    "subparser": P4SIM_PROGRAMS / "subparser.p4",
+    "atp_mini": P4SIM_PROGRAMS / "atp_mini.p4",
+    "counters": HERE / "programs" / "counters.p4",
+}
+
+
+def bf_p4c() -> str | None:
+    """The bf-p4c binary: $BF_P4C, else shared/tools beside the repository."""
+    cands = [os.environ.get("BF_P4C"),
+             str(REPO.parent / "shared" / "tools" / "bf-p4c" / "bin" / "bf-p4c"),
+             "/work/shared/tools/bf-p4c/bin/bf-p4c", shutil.which("bf-p4c")]
+    return next((c for c in cands if c and os.access(c, os.X_OK)), None)
+
+
+def keep(table: dict) -> bool:
+    n = table["name"]
+    return not (n.startswith("pipe.snapshot.") or n == "tbl_dbg_counter"
+                or "$PORT_METADATA" in n)
+
+
+def compile_bfrt(compiler: str, source: Path) -> dict:
+    """Run bf-p4c on ``source``; its bfrt.json with only the kept tables."""
+    with tempfile.TemporaryDirectory(prefix="softswitch-bfp4c-") as out:
+        proc = subprocess.run([compiler, "--target", "tofino", "--arch", "tna", "-o", out,
+                               str(source)], capture_output=True, text=True, timeout=600)
+        path = Path(out) / "bfrt.json"
+        if not path.exists():
+            raise RuntimeError(f"bf-p4c wrote no bfrt.json for {source}:\n{proc.stderr[-2000:]}")
+        doc = json.loads(path.read_text())
+    doc["tables"] = [t for t in doc["tables"] if keep(t)]
+    return doc
+
+
+def main() -> int:
+    compiler = bf_p4c()
+    if compiler is None:
+        print("bf-p4c not found: set BF_P4C to the compiler binary", file=sys.stderr)
+        return 1
+    GOLDEN_DIR.mkdir(parents=True, exist_ok=True)
+    for name, src in PROGRAMS.items():
+        doc = compile_bfrt(compiler, src)
+        (GOLDEN_DIR / f"{name}.bfrt.json").write_text(json.dumps(doc, indent=1) + "\n")
+        print(f"{name}: {len(doc['tables'])} tables")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,36 @@
+"""Shared pieces of the softswitch tests: an in-process BfRuntime server on loopback."""
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+
+import p4sim
+from p4sim.switchd.device import SoftDevice
+from p4sim.switchd.server import BfRuntimeServer
+
+REPO = Path(__file__).resolve().parents[2]
+PROGRAMS = REPO / "tests" / "p4sim" / "programs"
+OWN_PROGRAMS = Path(__file__).resolve().parent / "programs"
+
+
+def program_path(name: str) -> Path:
+    p = OWN_PROGRAMS / f"{name}.p4"
+    return p if p.exists() else PROGRAMS / f"{name}.p4"
+
+
+@contextlib.contextmanager
+def serving(name: str, ports: dict[int, str] | None = None):
+    """(address, device) of a BfRuntime server for program ``name`` on a free port."""
+    dev = SoftDevice(p4sim.compile_file(program_path(name)), name, ports)
+    srv = BfRuntimeServer(dev, "127.0.0.1:0")
+    srv.start()
+    try:
+        yield f"127.0.0.1:{srv.port}", dev, srv
+    finally:
+        srv.stop(0)
+
+
+def eth(dst: int, src: int = 0x020000000099, ether_type: int = 0x0800,
+        payload: bytes = b"") -> bytes:
+    return dst.to_bytes(6, "big") + src.to_bytes(6, "big") + ether_type.to_bytes(2, "big") \
+        + payload
