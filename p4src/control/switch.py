@@ -4,7 +4,7 @@ tear a job down, read an aggregator back."""
 from __future__ import annotations
 
 from reference.aggregator import AggregatorState
-from reference.control_plane import SwitchConfig
+from reference.control_plane import SwitchConfig, check_switch_config
 
 from p4src.control.aggregation import AggregatorIndex, AggregatorRegisters
 from p4src.control.ecn import EcnMarking
@@ -29,6 +29,9 @@ class AtpControlPlane:
         self.ecn = EcnMarking(facade)
 
     def check(self, config: SwitchConfig) -> None:
+        """The reference's own checks, then what this program adds (register size, the
+        recirculation port, the 32-bit stamp)."""
+        check_switch_config(config)
         if config.pool_size > self.pool_max:
             raise _config_error(config, f"pool size {config.pool_size} exceeds the "
                                      f"program's ATP_POOL_MAX={self.pool_max}; build it "
