@@ -1,20 +1,25 @@
 # Two entry points, each bootstrapping its own virtualenv on a fresh machine:
 #   make conformance   the conformance suite on the default (embedded) target
 #   make test          the project's own tests
+# and the report of the last conformance run:
+#   make report        reports/allure-results -> reports/allure-report/index.html
 VENV ?= .venv
 PY := $(VENV)/bin/python
 PYTEST_ARGS ?=
+ALLURE_RESULTS ?= reports/allure-results
+ALLURE_REPORT ?= reports/allure-report
 
-.PHONY: conformance test bench clean bfruntime-stubs
+.PHONY: conformance test bench report report-deps constraints clean bfruntime-stubs
 
-$(VENV)/.installed: pyproject.toml
+# versions pinned by constraints.txt (regenerate with `make constraints`)
+$(VENV)/.installed: pyproject.toml constraints.txt
 	python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e .
+	$(PY) -m pip install --quiet -c constraints.txt -e .
 	touch $@
 
 conformance: $(VENV)/.installed
-	$(PY) -m pytest conformance -n auto $(PYTEST_ARGS)
+	$(PY) -m pytest conformance -n auto --alluredir=$(ALLURE_RESULTS) --clean-alluredir $(PYTEST_ARGS)
 
 test: $(VENV)/.installed
 	$(PY) -m pytest tests -n auto $(PYTEST_ARGS)
@@ -23,8 +28,28 @@ bench: $(VENV)/.installed
 	$(PY) benchmarks/reference_switch.py
 	$(PY) benchmarks/p4sim.py
 
+# Allure 3 (Node, no Java) and playwright-core, at the versions of reports/package-lock.json
+reports/node_modules/.installed: reports/package.json reports/package-lock.json
+	@command -v npm >/dev/null || { echo "make report needs Node.js >= 20 and npm (Debian: apt-get install nodejs npm)"; exit 1; }
+	cd reports && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+report-deps: reports/node_modules/.installed
+
+report: reports/node_modules/.installed
+	@test -d $(ALLURE_RESULTS) || { echo "no $(ALLURE_RESULTS): run 'make conformance' (or pytest --alluredir=$(ALLURE_RESULTS)) first"; exit 1; }
+	ATP_ALLURE_RESULTS=$(abspath $(ALLURE_RESULTS)) reports/node_modules/.bin/allure generate \
+		--config reports/allurerc.mjs --output $(ALLURE_REPORT) $(ALLURE_RESULTS)
+	@echo "report: $(ALLURE_REPORT)/index.html"
+
+constraints: $(VENV)/.installed
+	{ sed -n '1,4p' constraints.txt; $(PY) -m pip freeze --exclude-editable | grep -v '^#' \
+		| sed 's/$$/ ; python_version >= "3.11"/'; } > constraints.txt.new
+	mv constraints.txt.new constraints.txt
+
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis reports/allure-results
+	rm -rf $(VENV) .pytest_cache .hypothesis reports/allure-results reports/allure-report \
+		reports/node_modules reports/summary.json
 
 # Regenerate the checked-in BfRuntime stubs (bfruntime/bfruntime_pb2*.py) from
 # bfruntime/bfruntime.proto; google/rpc/status.proto comes from googleapis-common-protos.

@@ -26,7 +26,10 @@ class Program:
         self.tables = comp.tables
         self.registers = comp.registers
         self.counters = comp.counters
+        self.meters = comp.meters
         self.ucast_flag = comp.ucast_flag
+        self.mcast_flags = comp.mcast_flags
+        self.port_md_fields = comp.port_md_fields
         self.types = comp.types
 
     def table_names(self):

@@ -16,7 +16,7 @@ class ExitBlock(Exception):
     """`exit` statement: leave the enclosing top-level control."""
 
 
-def _check_fit(value, width, signed, what):
+def check_fit(value, width, signed, what):
     if isinstance(value, bool):
         value = int(value)
     if not isinstance(value, int):
@@ -43,16 +43,17 @@ class ActionSpec:
 
 
 class KeySpec:
-    def __init__(self, name, match, width, signed):
+    def __init__(self, name, match, width, signed, aliases=()):
         self.name = name
         self.match = match
         self.width = width
         self.signed = signed
+        self.aliases = tuple(aliases)   # other accepted names (BfRt's "hdr.h.$valid")
 
 
 class TableSpec:
     def __init__(self, name, keys, actions, default, default_const, const_entries, size,
-                 has_direct_counter=False, loc=None):
+                 has_direct_counter=False, loc=None, direct_register=None, direct_meter=None):
         self.name = name
         self.keys = keys
         self.actions = actions            # list of ActionSpec
@@ -62,10 +63,12 @@ class TableSpec:
         self.size = size
         self.has_direct_counter = has_direct_counter
         self.loc = loc
+        self.direct_register = direct_register   # (fields, initial values) or None
+        self.direct_meter = direct_meter         # MeterSpec or None
 
 
 class Entry:
-    __slots__ = ("key", "match", "prio", "seq", "result", "packets", "bytes")
+    __slots__ = ("key", "match", "prio", "seq", "result", "packets", "bytes", "dreg", "meter")
 
     def __init__(self, key, match, prio, seq, result):
         self.key = key          # normalised key tuple (identity of the entry)
@@ -75,6 +78,8 @@ class Entry:
         self.result = result
         self.packets = 0
         self.bytes = 0
+        self.dreg = None        # the DirectRegister cell (one value per field)
+        self.meter = None       # the DirectMeter's MeterBucket once configured
 
 
 class Table:
@@ -148,7 +153,7 @@ class Table:
             if pname not in params:
                 raise ControlPlaneError(f"table '{self.name}' action '{a.name}': missing "
                                         f"parameter '{pname}' (bit<{w}>)")
-            args.append(_check_fit(params.pop(pname), w, sg,
+            args.append(check_fit(params.pop(pname), w, sg,
                                    f"table '{self.name}' action '{a.name}' parameter '{pname}'"))
         if params:
             raise ControlPlaneError(f"table '{self.name}' action '{a.name}': unknown "
@@ -162,29 +167,30 @@ class Table:
         norm = []
         match = []
         for ks in self.spec.keys:
-            if ks.name not in key:
+            kname = next((n for n in (ks.name,) + ks.aliases if n in key), None)
+            if kname is None:
                 raise ControlPlaneError(f"table '{self.name}': missing key field '{ks.name}' "
                                         f"({ks.match}, bit<{ks.width}>); fields: "
                                         f"{[k.name for k in self.spec.keys]}")
-            v = key.pop(ks.name)
+            v = key.pop(kname)
             what = f"table '{self.name}' key field '{ks.name}'"
             w = ks.width
             full = (1 << w) - 1
             if ks.match == "exact":
-                v = _check_fit(v, w, ks.signed, what)
+                v = check_fit(v, w, ks.signed, what)
                 norm.append(v)
                 match.append((0, v, None))
             elif ks.match == "ternary":
                 if not (isinstance(v, tuple) and len(v) == 2):
                     raise ControlPlaneError(f"{what}: ternary key needs (value, mask)")
-                val = _check_fit(v[0], w, ks.signed, what + " value") & full
-                m = _check_fit(v[1], w, False, what + " mask")
+                val = check_fit(v[0], w, ks.signed, what + " value") & full
+                m = check_fit(v[1], w, False, what + " mask")
                 norm.append((val & m, m))
                 match.append((1, val & m, m))
             elif ks.match == "lpm":
                 if not (isinstance(v, tuple) and len(v) == 2):
                     raise ControlPlaneError(f"{what}: lpm key needs (value, prefix_len)")
-                val = _check_fit(v[0], w, ks.signed, what + " value") & full
+                val = check_fit(v[0], w, ks.signed, what + " value") & full
                 pl = v[1]
                 if not isinstance(pl, int) or not 0 <= pl <= w:
                     raise ControlPlaneError(f"{what}: prefix length {pl} out of range 0..{w}")
@@ -194,8 +200,8 @@ class Table:
             elif ks.match == "range":
                 if not (isinstance(v, tuple) and len(v) == 2):
                     raise ControlPlaneError(f"{what}: range key needs (low, high)")
-                lo = _check_fit(v[0], w, ks.signed, what + " low")
-                hi = _check_fit(v[1], w, ks.signed, what + " high")
+                lo = check_fit(v[0], w, ks.signed, what + " low")
+                hi = check_fit(v[1], w, ks.signed, what + " high")
                 norm.append((lo, hi))
                 match.append((2, lo, hi))
             else:
@@ -220,6 +226,8 @@ class Table:
         if key in self.entries and not replace:
             raise ControlPlaneError(f"table '{self.name}': entry with key {key} already exists")
         e = Entry(key, match, prio, self.seq, (True, aidx, self.fns[aidx], args))
+        if self.spec.direct_register is not None:
+            e.dreg = list(self.spec.direct_register[1])
         self.seq += 1
         if self.spec.size and len(self.entries) >= self.spec.size and key not in self.entries:
             raise ControlPlaneError(f"table '{self.name}' is full (size {self.spec.size})")
@@ -230,7 +238,8 @@ class Table:
     def _resort(self):
         self.sorted = sorted(self.entries.values(), key=lambda e: (e.prio, e.seq))
 
-    def add(self, key, action, params=None, priority=None):
+    def add(self, key, action, params=None, priority=None, counters=None):
+        """Add an entry; ``counters`` = (packets, bytes) initial direct-counter values."""
         if self.const:
             raise ControlPlaneError(f"table '{self.name}' has const entries; it cannot be modified")
         aidx = self._action_index(action)
@@ -238,7 +247,33 @@ class Table:
             raise ControlPlaneError(f"table '{self.name}': action '{action}' is @defaultonly")
         args = self._args(aidx, params)
         km = self._normalise_key(key)
-        self._insert(km, aidx, args, self._prio_of(km[1], priority))
+        init = self._counter_values(counters) if counters is not None else (0, 0)
+        e = self._insert(km, aidx, args, self._prio_of(km[1], priority))
+        e.packets, e.bytes = init
+
+    def _counter_values(self, counters):
+        if not self.spec.has_direct_counter:
+            raise ControlPlaneError(f"table '{self.name}' has no direct counter")
+        try:
+            packets, nbytes = counters
+        except (TypeError, ValueError):
+            raise ControlPlaneError(f"table '{self.name}': counters must be (packets, bytes)") from None
+        return (check_fit(packets, 64, False, f"table '{self.name}' counter packets"),
+                check_fit(nbytes, 64, False, f"table '{self.name}' counter bytes"))
+
+    def entry(self, key):
+        k, _ = self._normalise_key(key)
+        if k not in self.entries:
+            raise ControlPlaneError(f"table '{self.name}': no entry with key {k}")
+        return self.entries[k]
+
+    def counter_write(self, key, counters):
+        e = self.entry(key)
+        e.packets, e.bytes = self._counter_values(counters)
+
+    def counter_clear(self):
+        for e in self.entries.values():
+            e.packets = e.bytes = 0
 
     def modify(self, key, action, params=None, priority=None, reset_counters=False):
         """Change an entry's action/data; its direct counter is kept unless
@@ -255,6 +290,8 @@ class Table:
         new = self._insert(km, aidx, args, prio, replace=True)
         new.seq = old.seq          # keeps its place among equal priorities
         self._resort()
+        new.dreg = old.dreg
+        new.meter = old.meter
         if not reset_counters:
             new.packets, new.bytes = old.packets, old.bytes
 
@@ -331,7 +368,7 @@ class Register:
         index = self._index(index)
         if len(self.data) == 1:
             _, w, sg = self.spec.fields[0]
-            self.data[0][index] = _check_fit(value, w, sg, f"register '{self.name}' value")
+            self.data[0][index] = check_fit(value, w, sg, f"register '{self.name}' value")
             return
         if isinstance(value, dict):
             vals = []
@@ -344,7 +381,7 @@ class Register:
             if len(vals) != len(self.data):
                 raise ControlPlaneError(f"register '{self.name}': expected {len(self.data)} values")
         for (fname, w, sg), d, v in zip(self.spec.fields, self.data, vals):
-            d[index] = _check_fit(v, w, sg, f"register '{self.name}' field '{fname}'")
+            d[index] = check_fit(v, w, sg, f"register '{self.name}' field '{fname}'")
 
     def read_all(self):
         def dt(w, sg):
@@ -370,6 +407,8 @@ class CounterSpec:
 
 
 class Counter:
+    """Counter<W, I>: packets and bytes per index (bytes include the FCS)."""
+
     def __init__(self, spec, ctx):
         self.name = spec.name
         self.size = spec.size
@@ -377,10 +416,99 @@ class Counter:
         self.packets = [0] * spec.size
         self.bytes = [0] * spec.size
 
+    def _index(self, index):
+        if not isinstance(index, int) or not 0 <= index < self.size:
+            raise ControlPlaneError(f"counter '{self.name}': index {index!r} out of range "
+                                    f"0..{self.size - 1}")
+        return index
+
+    def read(self, index):
+        index = self._index(index)
+        return self.packets[index], self.bytes[index]
+
+    def write(self, index, packets=0, nbytes=0):
+        index = self._index(index)
+        self.packets[index] = check_fit(packets, 64, False, f"counter '{self.name}' packets")
+        self.bytes[index] = check_fit(nbytes, 64, False, f"counter '{self.name}' bytes")
+
+    def clear(self):
+        self.packets[:] = [0] * self.size
+        self.bytes[:] = [0] * self.size
+
     def count(self, index, adjust=0):
         if 0 <= index < self.size:
             self.packets[index] += 1
             self.bytes[index] += self.ctx.pkt_len + adjust
+
+
+class MeterSpec:
+    def __init__(self, name, size, kind, colors):
+        self.name = name
+        self.size = size          # 0 for a DirectMeter
+        self.kind = kind          # "PACKETS" or "BYTES"
+        self.colors = colors      # values returned for (GREEN, YELLOW, RED)
+
+
+class MeterBucket:
+    """One meter cell: a two-rate three-colour marker (RFC 2698) on the injection
+    timestamps.  Rates/bursts as BfRt gives them: PACKETS meters in packets/s and
+    packets, BYTES meters in kbit/s and kbit.  Tokens are integers (1e-9 packet or
+    1e-6 bit per unit), both buckets start full; no floating point, so runs repeat."""
+    __slots__ = ("cir", "cbs", "pir", "pbs", "tc", "tp", "last", "per_byte")
+
+    def __init__(self, kind, cir, cbs, pir, pbs):
+        for what, v in (("cir", cir), ("cbs", cbs), ("pir", pir), ("pbs", pbs)):
+            check_fit(v, 64, False, f"meter {what}")
+        # per ns a rate adds `rate` units: 1e-9 packet (pps) or 1e-6 bit (kbit/s); a burst
+        # of n packets or n kbit is n * 1e9 units
+        self.cir, self.pir = cir, pir
+        self.cbs, self.pbs = cbs * 10**9, pbs * 10**9
+        self.tc, self.tp, self.last = self.cbs, self.pbs, None
+        self.per_byte = kind == "BYTES"
+
+    def color(self, ts, nbytes, color_in):
+        """0 green, 1 yellow, 3 red (MeterColor_t); color_in as for a colour-aware meter."""
+        if self.last is not None and ts > self.last:
+            dt = ts - self.last
+            self.tc = min(self.cbs, self.tc + self.cir * dt)
+            self.tp = min(self.pbs, self.tp + self.pir * dt)
+        self.last = ts if self.last is None else max(self.last, ts)
+        need = 8 * 10**6 * nbytes if self.per_byte else 10**9
+        if color_in == 3 or self.tp < need:
+            return 3
+        self.tp -= need
+        if color_in == 1 or self.tc < need:
+            return 1
+        self.tc -= need
+        return 0
+
+
+class Meter:
+    """Meter<I>: a MeterBucket per configured index; an unconfigured index is GREEN."""
+
+    def __init__(self, spec, ctx):
+        self.spec = spec
+        self.name = spec.name
+        self.size = spec.size
+        self.ctx = ctx
+        self.cells = {}
+
+    def execute(self, index, color_in=0, adjust=0):
+        b = self.cells.get(index % self.size)
+        return meter_result(self.spec, b, self.ctx, color_in, adjust)
+
+
+def meter_result(spec, bucket, ctx, color_in, adjust):
+    if bucket is None:
+        c = 0
+    else:
+        c = bucket.color(ctx.ts, ctx.pkt_len + adjust, color_in)
+    return spec.colors[0 if c == 0 else (1 if c == 1 else 2)]
+
+
+def direct_meter(spec, ctx, color_in=0, adjust=0):
+    e = ctx.entry
+    return meter_result(spec, e.meter if e is not None else None, ctx, color_in, adjust)
 
 
 class DigestUnit:
@@ -403,6 +531,7 @@ class PassContext:
         self.pkt_len = 0
         self.resubmit = None
         self.mirrors = []
+        self.ts = 0
 
 
 def count_direct(ctx, adjust=0):

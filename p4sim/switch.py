@@ -6,27 +6,16 @@ import struct
 from collections import deque
 
 from . import runtime as rt
-from .errors import ControlPlaneError, P4RuntimeError, P4SimError
+from .errors import P4RuntimeError, P4SimError
+from .control_plane import ControlPlaneMixin
 from .runtime import ExitBlock, PassContext, Reject
 
 # byte counters count the 4-byte Ethernet FCS, which the frames given to inject() lack
 FCS_BYTES = 4
+ZERO8 = bytes(8)
 
 
-def _find(d, name, what):
-    if not isinstance(name, str):
-        raise ControlPlaneError(f"{what} name must be a string, got {name!r}")
-    if name in d:
-        return d[name]
-    cands = [k for k in d if k.endswith("." + name)]
-    if len(cands) == 1:
-        return d[cands[0]]
-    if cands:
-        raise ControlPlaneError(f"{what} name '{name}' is ambiguous: {sorted(cands)}")
-    raise ControlPlaneError(f"no {what} named '{name}' (known: {sorted(d)})")
-
-
-class Switch:
+class Switch(ControlPlaneMixin):
     """One Tofino pipe running ``program``.
 
     inject() runs a frame through the whole pipeline and returns the frames that leave,
@@ -40,19 +29,22 @@ class Switch:
         self.ports = None if ports is None else set(ports)
         self.ctx = ctx = PassContext()
         self.mcast = {}
-        self.mirror_sessions = {}
+        self.mirror_sessions = {}     # session id -> egress port
+        self.mirror_max_len = {}      # session id -> truncation length (bytes)
+        self.port_metadata = {}       # ingress port -> the 8 bytes of port metadata
         self.drops = []   # (reason, detail) of the packets dropped by the last inject()
         self._digests = []
         ns = {
             "Reject": Reject, "ExitBlock": ExitBlock, "CTX": ctx, "count_direct": rt.count_direct,
             "STK": rt.STK, "ADV": rt.ADV, "LOOK": rt.LOOK, "DIV": rt.DIV, "MOD": rt.MOD,
-            "STACK_SHIFT": rt.STACK_SHIFT, "NOOP": rt.NOOP, "ZERO": [0] * program.nslots,
+            "STACK_SHIFT": rt.STACK_SHIFT, "direct_meter": rt.direct_meter, "NOOP": rt.NOOP, "ZERO": [0] * program.nslots,
         }
         for fmt, name in program.structs.items():
             ns[name] = struct.Struct(fmt)
         self.tables = {}
         self.registers = {}
         self.counters = {}
+        self.meters = {}
         rng = random.Random(seed)
         for pyname, kind, spec in program.objects:
             if kind == "table":
@@ -66,6 +58,11 @@ class Switch:
             elif kind == "counter":
                 obj = rt.Counter(spec, ctx)
                 self.counters[spec.name] = obj
+            elif kind == "meter":
+                obj = rt.Meter(spec, ctx)
+                self.meters[spec.name] = obj
+            elif kind == "direct_meter":
+                obj = spec
             elif kind == "hash":
                 w, algo, custom = spec
                 obj = rt.HashUnit(w, algo, custom)
@@ -105,8 +102,8 @@ class Switch:
         self._s_ucast = fslot("ig_tm_md", "ucast_egress_port")
         self._s_ucast_valid = program.ucast_flag
         self._s_bypass = fslot("ig_tm_md", "bypass_egress")
-        self._s_mg_a = fslot("ig_tm_md", "mcast_grp_a")
-        self._s_mg_b = fslot("ig_tm_md", "mcast_grp_b")
+        self._mcast = list(zip((fslot("ig_tm_md", "mcast_grp_a"), fslot("ig_tm_md", "mcast_grp_b")),
+                               program.mcast_flags))
         self._s_rid = fslot("ig_tm_md", "rid")
         self._eg_base, self._eg_t = L["eg_intr_md"]
         self._eg_off = {f: self._eg_base + self._eg_t.offsets[f] for f, _ in self._eg_t.fields}
@@ -161,7 +158,7 @@ class Switch:
                     elif depth + 1 >= self.max_passes:
                         self.drops.append(("max_passes", "egress mirror chain too long"))
                     else:
-                        eq.append((port, 0, mframe, False, depth + 1))
+                        eq.append((port, 0, self._truncate(sid, mframe), False, depth + 1))
                 if data is None:
                     continue
             if eport == self.recirculation_port:
@@ -180,8 +177,12 @@ class Switch:
             if port is None:
                 self.drops.append(("mirror", f"no mirror session {sid}"))
             else:
-                copies.append((port, 0, mhdr + data, False))
+                copies.append((port, 0, self._truncate(sid, mhdr + data), False))
         return copies
+
+    def _truncate(self, sid, frame):
+        n = self.mirror_max_len.get(sid)
+        return frame if n is None else frame[:n]
 
     def _ingress(self, port, frame, ts, resubmitted, rdata):
         S = self._template[:]
@@ -190,6 +191,7 @@ class Switch:
         ctx.resubmit = None
         ctx.mirrors = []
         ctx.pkt_len = len(frame) + FCS_BYTES
+        ctx.ts = ts
         for ck in self._checksums:
             ck.clear()
         ts &= (1 << 48) - 1
@@ -199,7 +201,8 @@ class Switch:
         S[self._s_in_port] = port
         S[self._s_in_ts] = ts
         intr = ((1 if resubmitted else 0) << 63) | (port << 48) | ts
-        B = intr.to_bytes(8, "big") + (rdata + bytes(8))[:8] + frame
+        pmd = (rdata + bytes(8))[:8] if resubmitted else self.port_metadata.get(port, ZERO8)
+        B = intr.to_bytes(8, "big") + pmd + frame
         try:
             off = self._ig_parser(S, B, 0)
         except Reject as r:
@@ -226,10 +229,9 @@ class Switch:
         copies = []
         if S[self._s_ucast_valid]:
             copies.append((S[self._s_ucast], 0, data, bypass))
-        for s in (self._s_mg_a, self._s_mg_b):
-            g = S[s]
-            if g:
-                for rid, ports in self.mcast.get(g, ()):
+        for s, flag in self._mcast:
+            if S[flag]:
+                for rid, ports in self.mcast.get(S[s], ()):
                     for p in ports:
                         copies.append((p, rid, data, bypass))
         if not copies:
@@ -242,6 +244,7 @@ class Switch:
         ctx.entry = None
         ctx.mirrors = []
         ctx.pkt_len = len(frame) + FCS_BYTES
+        ctx.ts = ts
         for ck in self._checksums:
             ck.clear()
         t = self._eg_t
@@ -280,121 +283,3 @@ class Switch:
             self.drops.append(("egress", "drop_ctl"))
             return None, mirrors
         return data, mirrors
-
-    # ------------------------------------------------------------------ digests
-    def digests(self, clear=True):
-        """Digests packed by the ingress deparser so far: [(digest name, {field: value})]."""
-        out = list(self._digests)
-        if clear:
-            self._digests.clear()
-        return out
-
-    # ------------------------------------------------------------------ tables
-    def table(self, name):
-        return _find(self.tables, name, "table")
-
-    def table_add(self, table, key, action, params=None, priority=None):
-        self.table(table).add(key, action, params, priority)
-
-    def table_modify(self, table, key, action, params=None, priority=None, *,
-                     reset_counters=False):
-        """Modify an entry; its direct counter is kept unless ``reset_counters``."""
-        self.table(table).modify(key, action, params, priority, reset_counters)
-
-    def table_delete(self, table, key):
-        self.table(table).delete(key)
-
-    def table_clear(self, table):
-        self.table(table).clear()
-
-    def table_set_default(self, table, action, params=None):
-        self.table(table).set_default(action, params)
-
-    def table_entries(self, table):
-        t = self.table(table)
-        return [(e.key, t.spec.actions[e.result[1]].name, e.result[3], e.prio)
-                for e in t.sorted]
-
-    # ------------------------------------------------------------------ registers
-    def register(self, name):
-        return _find(self.registers, name, "register")
-
-    def register_read(self, name, index):
-        return self.register(name).read(index)
-
-    def register_read_all(self, name):
-        return self.register(name).read_all()
-
-    def register_write(self, name, index, value):
-        self.register(name).write(index, value)
-
-    def register_reset(self, name):
-        self.register(name).reset()
-
-    # ------------------------------------------------------------------ counters
-    def counter_read(self, name, index):
-        c = _find(self.counters, name, "counter")
-        if not 0 <= index < c.size:
-            raise ControlPlaneError(f"counter '{c.name}': index {index} out of range 0..{c.size - 1}")
-        return c.packets[index], c.bytes[index]
-
-    def direct_counter_read(self, table, key):
-        t = self.table(table)
-        k, _ = t._normalise_key(key)
-        if k not in t.entries:
-            raise ControlPlaneError(f"table '{t.name}': no entry with key {k}")
-        e = t.entries[k]
-        return e.packets, e.bytes
-
-    # ------------------------------------------------------------------ PRE
-    def multicast_group_set(self, mgid, nodes):
-        if not isinstance(mgid, int) or not 1 <= mgid <= 0xFFFF:
-            raise ControlPlaneError(f"multicast group id {mgid!r} must be in 1..65535 (bit<16>)")
-        clean = []
-        for node in nodes:
-            try:
-                rid, ports = node
-            except (TypeError, ValueError):
-                raise ControlPlaneError(f"multicast group {mgid}: node {node!r} must be (rid, [ports])") from None
-            if not isinstance(rid, int) or not 0 <= rid <= 0xFFFF:
-                raise ControlPlaneError(f"multicast group {mgid}: rid {rid!r} does not fit in bit<16>")
-            plist = []
-            for p in ports:
-                if not isinstance(p, int) or not 0 <= p < 512:
-                    raise ControlPlaneError(f"multicast group {mgid}: port {p!r} does not fit in bit<9>")
-                plist.append(p)
-            clean.append((rid, tuple(plist)))
-        self.mcast[mgid] = clean
-
-    def multicast_group_delete(self, mgid):
-        if mgid not in self.mcast:
-            raise ControlPlaneError(f"no multicast group {mgid}")
-        del self.mcast[mgid]
-
-    # ------------------------------------------------------------------ mirroring
-    def mirror_session_set(self, session_id, port):
-        """Mirror session ``session_id`` (bit<10>) sends its copies to egress ``port``."""
-        if not isinstance(session_id, int) or not 0 <= session_id < 1024:
-            raise ControlPlaneError(f"mirror session id {session_id!r} does not fit in bit<10>")
-        if not isinstance(port, int) or not 0 <= port < 512:
-            raise ControlPlaneError(f"mirror session {session_id}: port {port!r} does not fit in bit<9>")
-        self.mirror_sessions[session_id] = port
-
-    def mirror_session_delete(self, session_id):
-        if session_id not in self.mirror_sessions:
-            raise ControlPlaneError(f"no mirror session {session_id}")
-        del self.mirror_sessions[session_id]
-
-    # ------------------------------------------------------------------ ports
-    def port_add(self, port):
-        if not isinstance(port, int) or not 0 <= port < 512:
-            raise ControlPlaneError(f"port {port!r} does not fit in bit<9>")
-        if self.ports is not None:   # None: every port is up already
-            self.ports.add(port)
-
-    def port_remove(self, port):
-        if self.ports is None:
-            self.ports = set(range(512))
-        if port not in self.ports:
-            raise ControlPlaneError(f"port {port} is not added")
-        self.ports.discard(port)

@@ -1,9 +1,6 @@
 """Values, scopes and emitters the compiler passes around, and small helpers."""
 from ..errors import P4SemanticError
 
-SUPPORTED_EXTERNS = {"Register", "RegisterAction", "Hash", "CRCPolynomial", "Random",
-                     "Counter", "DirectCounter", "Checksum", "Resubmit", "Digest", "Mirror"}
-
 
 def serr(loc, msg):
     return P4SemanticError(loc, msg)

@@ -22,11 +22,15 @@ class CompilerCore:
         self.tables = {}         # qual -> TableSpec
         self.registers = {}
         self.counters = {}
+        self.meters = {}
         self.error_members = []
         self.error_t = ErrorT(self.error_members)
         self.match_kinds = set()
         self.ucast_slot = None
         self.ucast_flag = None
+        self.mcast_flags = []
+        self.written_flags = {}  # intrinsic slot whose validity matters -> its flag slot
+        self.port_md_fields = None  # [(name, width)] of the port_metadata_unpack<T> type
         self.instances = []
         self.pipeline = None
         self.layout = {}

@@ -182,6 +182,13 @@ class DeclarationsMixin:
         self.ucast_slot = ig["tm"].base + tm_t.offsets["ucast_egress_port"]
         self.ucast_flag = self.alloc(Bits(1))
         self.layout["ucast_valid"] = (self.ucast_flag, Bits(1))
+        self.written_flags[self.ucast_slot] = self.ucast_flag
+        # the TM replicates for a multicast group id that was written (valid), 0 included
+        self.mcast_flags = []
+        for f in ("mcast_grp_a", "mcast_grp_b"):
+            flag = self.alloc(Bits(1))
+            self.written_flags[ig["tm"].base + tm_t.offsets[f]] = flag
+            self.mcast_flags.append(flag)
         eg = {}
         eg["H"] = role("eg_hdr", data_t(blocks[3], 1, "header"))
         eg["M"] = role("eg_md", data_t(blocks[3], 2, "metadata"))
@@ -195,7 +202,8 @@ class DeclarationsMixin:
                               ("eg_dprsr_md", ("mirror_type",))):
             rbase, rt_ = self.layout[rname]
             for f in fields:
-                self.sel_fields[rbase + rt_.offsets[f]] = self.alloc(Bits(1))
+                slot = rbase + rt_.offsets[f]
+                self.sel_fields[slot] = self.written_flags[slot] = self.alloc(Bits(1))
         PK_IN = Val(extra=("packet", "in"))
         PK_OUT = Val(extra=("packet", "out"))
         roles = [

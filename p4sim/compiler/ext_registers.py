@@ -10,11 +10,10 @@ class RegistersMixin:
     """Register and RegisterAction (the stateful ALU): instances, RegisterAction bodies, data-
     plane read/write."""
 
-    def inst_Register(self, d, t, args, inst, scope, qual, fc):
-        if len(t.targs) != 2:
-            raise serr(d.loc, "Register needs <T, I> type arguments")
-        et = t.targs[0]
-        if isinstance(et, (Bits,)):
+    def register_elem(self, d, et, args, scope, fc, qual):
+        """(fields, initial values) of a register element type T and its optional
+        initial value argument: bit<W>, int<W>, or a struct of two such fields."""
+        if isinstance(et, Bits):
             fields = [(None, et.width, et.signed)]
         elif isinstance(et, StructT) and len(et.fields) == 2 and all(
                 isinstance(ft, Bits) for _, ft in et.fields):
@@ -23,14 +22,9 @@ class RegistersMixin:
             raise UnsupportedError(d.loc, f"register '{qual}': unsupported element type "
                                           f"{tdesc(et) if et else '_'} (bit<W>, int<W> or a "
                                           f"struct of two such fields)")
-        if not args:
-            raise serr(d.loc, f"register '{qual}' needs a size")
-        size = self.const_in(args[0], scope, fc, "register size")
-        if size <= 0:
-            raise serr(d.loc, f"register '{qual}' size must be positive")
         init = tuple(0 for _ in fields)
-        if len(args) > 1:
-            iv = args[1]
+        if args:
+            iv = args[0]
             if len(fields) == 1:
                 init = (wrap_value(self.const_in(iv, scope, fc, "initial value"), et),)
             elif iv.k == "list" and len(iv.items) == 2:
@@ -39,6 +33,18 @@ class RegistersMixin:
                              for x, (_, ft) in zip(items, et.fields))
             else:
                 raise UnsupportedError(iv.loc, "unsupported register initial value")
+        return fields, init
+
+    def inst_Register(self, d, t, args, inst, scope, qual, fc):
+        if len(t.targs) != 2:
+            raise serr(d.loc, "Register needs <T, I> type arguments")
+        et = t.targs[0]
+        if not args:
+            raise serr(d.loc, f"register '{qual}' needs a size")
+        fields, init = self.register_elem(d, et, args[1:], scope, fc, qual)
+        size = self.const_in(args[0], scope, fc, "register size")
+        if size <= 0:
+            raise serr(d.loc, f"register '{qual}' size must be positive")
         spec = RegisterSpec(qual, size, fields, init, d.loc)
         spec.aliases = self.aliases(d.pname, qual.rsplit(".", 1)[0] if "." in qual else "")
         if qual in self.registers:
@@ -46,6 +52,50 @@ class RegistersMixin:
         self.registers[qual] = spec
         inst.pyname = self.add_object("register", spec, "R")
         inst.info.update(elem=et, idx=t.targs[1], size=size, spec=spec)
+
+    def inst_DirectRegister(self, d, t, args, inst, scope, qual, fc):
+        """A register cell per entry of the table that names it in `registers = ...`."""
+        if len(t.targs) != 1:
+            raise serr(d.loc, "DirectRegister needs a <T> type argument")
+        fields, init = self.register_elem(d, t.targs[0], args, scope, fc, qual)
+        inst.info.update(elem=t.targs[0], fields=fields, init=init, direct=True)
+
+    def inst_DirectRegisterAction(self, d, t, args, inst, scope, qual, fc):
+        if len(t.targs) != 2 or len(args) != 1:
+            raise serr(d.loc, "DirectRegisterAction needs <T, U> and a DirectRegister argument")
+        rv = self.expr(args[0], scope, fc, None)
+        if not rv.extra or rv.extra[0] != "extern" or rv.extra[1].kind != "DirectRegister":
+            raise serr(args[0].loc, "DirectRegisterAction argument must be a DirectRegister")
+        if not d.init or len(d.init) != 1 or d.init[0].name != "apply":
+            raise UnsupportedError(d.loc, f"DirectRegisterAction '{qual}' needs exactly one "
+                                          f"'apply' method")
+        inst.info["reg"] = rv.extra[1]
+        inst.pyname = self.compile_register_action(inst, rv.extra[1], t.targs[1], d.init[0], scope)
+
+    def call_DirectRegisterAction(self, inst, m, e, args, sc, fc, em, loc):
+        if m != "execute":
+            raise serr(loc, f"DirectRegisterAction '{inst.qual}' has no method '{m}' (only execute)")
+        if fc.kind != "action":
+            raise UnsupportedError(loc, "DirectRegisterAction execute outside a table action")
+        self.need_args(inst, m, args, loc, 0)
+        return Val(code=f"{inst.pyname}(S)", t=inst.info["ut"])
+
+    def call_DirectRegister(self, inst, m, e, args, sc, fc, em, loc):
+        et = inst.info["elem"]
+        if not isinstance(et, Bits):
+            raise UnsupportedError(loc, f"{m}() of pair direct register '{inst.qual}'")
+        if fc.kind != "action":
+            raise UnsupportedError(loc, f"DirectRegister.{m} outside a table action")
+        cell = f"(CTX.entry.dreg if CTX.entry is not None else [{inst.info['init'][0]}])"
+        if m == "read":
+            self.need_args(inst, m, args, loc, 0)
+            return Val(code=f"{cell}[0]", t=et)
+        if m == "write":
+            self.need_args(inst, m, args, loc, 1)
+            vv = self.convert(self.expr(args[0], sc, fc, em), et, loc, "register value")
+            em.line(f"{cell}[0] = {vv.code}")
+            return None
+        raise serr(loc, f"DirectRegister '{inst.qual}' has no method '{m}'")
 
     def inst_RegisterAction(self, d, t, args, inst, scope, qual, fc):
         if len(t.targs) != 3 or len(args) != 1:
@@ -105,28 +155,36 @@ class RegistersMixin:
                                            and pvt.name == et.name):
             raise serr(params[0].loc, f"RegisterAction '{inst.qual}': value type {tdesc(pvt)} does "
                                       f"not match register element type {tdesc(et)}")
-        size = rinfo["size"]
-        R = reg.pyname
-        em.line(f"r = {R}")
-        em.line("if r.last is S:")
-        em.line("    r.conflict()")
-        em.line("r.last = S")
-        if size & (size - 1) == 0:
-            em.line(f"idx &= {size - 1}")
+        direct = rinfo.get("direct", False)
+        if direct:
+            # the hit entry's cell; on a miss a scratch cell with the initial value
+            em.line("e = CTX.entry")
+            em.line(f"d = e.dreg if e is not None else {list(rinfo['init'])!r}")
+            cell = [f"d[{i}]" for i in range(len(rinfo["init"]))]
         else:
-            em.line(f"idx %= {size}")
+            size = rinfo["size"]
+            R = reg.pyname
+            em.line(f"r = {R}")
+            em.line("if r.last is S:")
+            em.line("    r.conflict()")
+            em.line("r.last = S")
+            if size & (size - 1) == 0:
+                em.line(f"idx &= {size - 1}")
+            else:
+                em.line(f"idx %= {size}")
+            cell = [f"{R}_d{i}[idx]" for i in range(1 if isinstance(et, Bits) else len(et.fields))]
         if isinstance(et, Bits):
-            em.line(f"vv = {R}_d0[idx]")
+            em.line(f"vv = {cell[0]}")
             sc[params[0].name] = Val(code="vv", t=et, lv=("L", "vv"))
-            stores = [f"{R}_d0[idx] = vv"]
+            stores = [f"{cell[0]} = vv"]
         else:
             fields = {}
             stores = []
             for i, (fname, ft) in enumerate(et.fields):
                 ln = f"vv{i}"
-                em.line(f"{ln} = {R}_d{i}[idx]")
+                em.line(f"{ln} = {cell[i]}")
                 fields[fname] = Val(code=ln, t=ft, lv=("L", ln))
-                stores.append(f"{R}_d{i}[idx] = {ln}")
+                stores.append(f"{cell[i]} = {ln}")
             sc[params[0].name] = Val(t=et, extra=("lstruct", fields))
         if len(params) == 2:
             rt = self.resolve_type(params[1].type)
@@ -142,6 +200,7 @@ class RegistersMixin:
         for s in stores:
             em.line(s)
         em.line("return rv")
-        self.funcs.append(f"def {pyname}(S, idx):\n" + "\n".join(em.lines))
+        sig = "(S)" if direct else "(S, idx)"
+        self.funcs.append(f"def {pyname}{sig}:\n" + "\n".join(em.lines))
         inst.info["ut"] = ut
         return pyname

@@ -1,15 +1,17 @@
 """Extern instances and method calls: checks, then the family's inst_X/call_X (ext_*.py)."""
 from ..errors import UnsupportedError
 from ..types import BlockT, ExternT
-from .base import Inst, SUPPORTED_EXTERNS, Val, serr, tdesc
+from .base import Inst, Val, serr, tdesc
 
 # extern type -> the family method that instantiates it / lowers its method calls
-INSTANTIATE = {"CRCPolynomial": "inst_CRCPolynomial", "Checksum": "inst_Checksum", "Counter":
+INSTANTIATE = {"Meter": "inst_Meter", "DirectMeter": "inst_DirectMeter", "Alpm": "inst_Alpm", "Atcam": "inst_Atcam", "DirectRegister": "inst_DirectRegister",
+               "DirectRegisterAction": "inst_DirectRegisterAction", "CRCPolynomial": "inst_CRCPolynomial", "Checksum": "inst_Checksum", "Counter":
                "inst_Counter", "Digest": "inst_Digest", "DirectCounter": "inst_DirectCounter",
                "Hash": "inst_Hash", "Mirror": "inst_Resubmit", "Random": "inst_Random",
                "Register": "inst_Register", "RegisterAction": "inst_RegisterAction",
                "Resubmit": "inst_Resubmit"}
-CALL = {"Checksum": "call_Checksum", "Counter": "call_Counter", "Digest": "call_Digest",
+CALL = {"Meter": "call_Meter", "DirectMeter": "call_DirectMeter", "DirectRegister": "call_DirectRegister",
+        "DirectRegisterAction": "call_DirectRegisterAction", "Checksum": "call_Checksum", "Counter": "call_Counter", "Digest": "call_Digest",
         "DirectCounter": "call_DirectCounter", "Hash": "call_Hash", "Mirror": "call_Mirror",
         "Random": "call_Random", "Register": "call_Register", "RegisterAction":
         "call_RegisterAction", "Resubmit": "call_Resubmit"}
@@ -31,7 +33,7 @@ class ExternsMixin:
             return
         if not isinstance(t, ExternT):
             raise serr(d.loc, f"cannot instantiate {tdesc(t) if t else '_'}")
-        if t.name not in SUPPORTED_EXTERNS:
+        if t.name not in INSTANTIATE:
             raise UnsupportedError(d.loc, f"unsupported extern '{t.name}'")
         args = [a.value for a in d.args]
         inst = Inst(t.name, qual, d, t)

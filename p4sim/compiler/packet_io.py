@@ -81,6 +81,8 @@ class PacketIOMixin:
         total = sum(self.scalar_t(ft).width for _, ft in t.fields)
         if total > 64:
             raise serr(rhs.loc, f"port metadata type is {total} bits, more than 64")
+        if self.port_md_fields is None:
+            self.port_md_fields = [(f, self.scalar_t(ft).width) for f, ft in t.fields]
         em.line("if off + 8 > n: raise Reject('PacketTooShort')")
         em.line("pv = int.from_bytes(B[off:off + 8], 'big')")
         sh = 64

@@ -137,10 +137,8 @@ class StatementsMixin:
         kind = lv.lv[0]
         if kind == "S":
             em.line(f"S[{lv.lv[1]}] = {code}")
-            if lv.lv[2] is not None and lv.lv[2] == self.ucast_slot:
-                em.line(f"S[{self.ucast_flag}] = 1")
-            elif lv.lv[2] in self.sel_fields:
-                em.line(f"S[{self.sel_fields[lv.lv[2]]}] = 1")
+            if lv.lv[2] in self.written_flags:
+                em.line(f"S[{self.written_flags[lv.lv[2]]}] = 1")
         elif kind == "L":
             em.line(f"{lv.lv[1]} = {code}")
         elif kind == "slice":

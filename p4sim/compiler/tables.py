@@ -10,11 +10,25 @@ class TablesMixin:
     """Match-action tables: keys, actions lists, default and const entries, direct counters ->
     a TableSpec."""
 
+    def prop_instance(self, props, pname, kind, sc, fc, qname):
+        prop = props[pname]
+        v = self.expr(prop.value, sc, fc, None)
+        if not v.extra or v.extra[0] != "extern" or v.extra[1].kind != kind:
+            raise serr(prop.loc, f"table '{qname}': {pname} must be a {kind}")
+        return v.extra[1]
+
+    def inst_Alpm(self, d, t, args, inst, scope, qual, fc):
+        """Alpm/Atcam: how Tofino stores an lpm/ternary table; the lookup is the same."""
+        inst.pyname = None
+
+    inst_Atcam = inst_Alpm
+
     def compile_table(self, d, sc, fc, qual):
         qname = f"{qual}.{d.name}"
         props = d.props
         for p in props:
-            if p not in ("key", "actions", "default_action", "size", "entries", "counters"):
+            if p not in ("key", "actions", "default_action", "size", "entries", "counters",
+                         "registers", "meters", "alpm", "atcam", "idle_timeout"):
                 raise UnsupportedError(props[p].loc, f"table '{qname}': unsupported property '{p}'")
         keys = []
         keycode = []
@@ -23,10 +37,20 @@ class TablesMixin:
             kt = self.scalar_t(kv.t)
             if not isinstance(kt, (Bits, BoolT, ErrorT, EnumT)):
                 raise serr(kd.loc, f"table '{qname}': key '{expr_text(kd.expr)}' is not a scalar")
-            if kd.match not in ("exact", "ternary", "lpm", "range"):
-                raise UnsupportedError(kd.loc, f"table '{qname}': unsupported match kind '{kd.match}'")
+            match = kd.match
+            if match == "atcam_partition_index":
+                match = "exact"          # the partition index selects a partition: exact
+            if match not in ("exact", "ternary", "lpm", "range"):
+                raise UnsupportedError(kd.loc, f"table '{qname}': unsupported match kind '{kd.match}'"
+                                       + (" (action selectors are not supported)"
+                                          if match == "selector" else ""))
             kname = kd.pname or expr_text(kd.expr)
-            keys.append(KeySpec(kname, kd.match, kt.width, getattr(kt, "signed", False)))
+            aliases = []
+            ke = kd.expr
+            if (ke.k == "call" and ke.fn.k == "member" and ke.fn.name == "isValid"
+                    and not ke.args):
+                aliases.append(f"{expr_text(ke.fn.expr)}.$valid")   # BfRt's key name
+            keys.append(KeySpec(kname, match, kt.width, getattr(kt, "signed", False), aliases))
             keycode.append(kv.code)
         if sum(1 for k in keys if k.match == "lpm") > 1:
             raise serr(d.loc, f"table '{qname}': at most one lpm key")
@@ -96,6 +120,16 @@ class TablesMixin:
             if not cv.extra or cv.extra[0] != "extern" or cv.extra[1].kind != "DirectCounter":
                 raise serr(props["counters"].loc, f"table '{qname}': counters must be a DirectCounter")
             has_dc = True
+        for prop, kind in (("alpm", "Alpm"), ("atcam", "Atcam")):
+            if prop in props:    # algorithmic lpm/tcam: same lookup result, partitions ignored
+                self.prop_instance(props, prop, kind, sc, fc, qname)
+        direct_register = None
+        if "registers" in props:
+            dr = self.prop_instance(props, "registers", "DirectRegister", sc, fc, qname)
+            direct_register = (dr.info["fields"], dr.info["init"])
+        direct_meter = None
+        if "meters" in props:
+            direct_meter = self.prop_instance(props, "meters", "DirectMeter", sc, fc, qname).info["spec"]
         const_entries = []
         if "entries" in props:
             for prio, ent in enumerate(props["entries"].value):
@@ -129,7 +163,8 @@ class TablesMixin:
                 else:
                     key = tuple(norm)
                 const_entries.append(((key, norm), aidx, args, prio))
-        spec = TableSpec(qname, keys, actions, default, dconst, const_entries, size, has_dc, d.loc)
+        spec = TableSpec(qname, keys, actions, default, dconst, const_entries, size, has_dc, d.loc,
+                         direct_register, direct_meter)
         spec.aliases = self.aliases(d.pname, qual)
         if qname in self.tables:
             raise serr(d.loc, f"duplicate table '{qname}'")

@@ -25,9 +25,27 @@ match_kind {
     atcam_partition_index
 }
 
+const bit<16> PARSER_ERROR_OK           = 16w0x0000;
+const bit<16> PARSER_ERROR_NO_MATCH     = 16w0x0001;
+const bit<16> PARSER_ERROR_PARTIAL_HDR  = 16w0x0002;
+const bit<16> PARSER_ERROR_CTR_RANGE    = 16w0x0004;
+const bit<16> PARSER_ERROR_TIMEOUT_USER = 16w0x0008;
+const bit<16> PARSER_ERROR_TIMEOUT_HW   = 16w0x0010;
+const bit<16> PARSER_ERROR_SRC_EXT      = 16w0x0020;
+const bit<16> PARSER_ERROR_DST_CONT     = 16w0x0040;
+const bit<16> PARSER_ERROR_PHV_OWNER    = 16w0x0080;
+const bit<16> PARSER_ERROR_MULTIWRITE   = 16w0x0100;
+const bit<16> PARSER_ERROR_ARAM_MBE     = 16w0x0400;
+const bit<16> PARSER_ERROR_FCS          = 16w0x0800;
+
+error { CounterRange, Timeout, PhvOwner, MultiWrite, IbufOverflow, IbufUnderflow }
+
 enum HashAlgorithm_t {
     IDENTITY,
     RANDOM,
+    XOR8,
+    XOR16,
+    XOR32,
     CRC8,
     CRC16,
     CRC32,
@@ -35,7 +53,7 @@ enum HashAlgorithm_t {
     CUSTOM
 }
 
-enum MathOp_t { NONE }
+enum MathOp_t { MUL, SQR, SQRT, DIV, RSQR, RSQRT }
 
 enum CounterType_t {
     PACKETS,
@@ -44,6 +62,8 @@ enum CounterType_t {
 }
 
 enum MeterType_t { PACKETS, BYTES }
+enum bit<8> MeterColor_t { GREEN = 8w0, YELLOW = 8w1, RED = 8w3 }
+enum SelectorMode_t { FAIR, RESILIENT }
 
 header ingress_intrinsic_metadata_t {
     bit<1> resubmit_flag;
@@ -134,6 +154,40 @@ struct egress_intrinsic_metadata_for_output_port_t {
     bit<1> force_tx_error;
 }
 
+/* packet generator headers (Tofino 1 layout) */
+header pktgen_timer_header_t {
+    bit<3> _pad1;
+    bit<2> pipe_id;
+    bit<3> app_id;
+    bit<8> _pad2;
+    bit<16> batch_id;
+    bit<16> packet_id;
+}
+
+header pktgen_port_down_header_t {
+    bit<3> _pad1;
+    bit<2> pipe_id;
+    bit<3> app_id;
+    bit<15> _pad2;
+    PortId_t port_num;
+    bit<16> packet_id;
+}
+
+header pktgen_recirc_header_t {
+    bit<3> _pad1;
+    bit<2> pipe_id;
+    bit<3> app_id;
+    bit<24> key;
+    bit<16> packet_id;
+}
+
+/* what the egress MAC needs for a PTP correction-field update */
+header ptp_metadata_t {
+    bit<8> udp_cksum_byte_offset;
+    bit<8> cf_byte_offset;
+    bit<48> updated_cf;
+}
+
 extern Checksum {
     Checksum();
     void add<T>(in T data);
@@ -198,17 +252,93 @@ extern Resubmit {
 
 extern T port_metadata_unpack<T>(packet_in pkt);
 
-/* Declared so that programs using them get a clear "unsupported extern" error. */
+extern T max<T>(in T t1, in T t2);
+extern T min<T>(in T t1, in T t2);
+extern void funnel_shift_right<T>(inout T dst, in T src1, in T src2, int shift_amount);
+extern void invalidate<T>(in T field);
+extern bool is_validated<T>(in T field);
+extern bit<32> sizeInBits<H>(in H h);
+extern bit<32> sizeInBytes<H>(in H h);
 
-extern Digest<T> { Digest(); Digest(DigestType_t digest_type); void pack(in T data); }
-extern Meter<I> { Meter(bit<32> size, MeterType_t type); bit<8> execute(in I index); }
-extern DirectMeter { DirectMeter(MeterType_t type); bit<8> execute(); }
+extern Digest<T> {
+    Digest();
+    Digest(DigestType_t digest_type);
+    void pack(in T data);
+}
+
+extern Meter<I> {
+    Meter(bit<32> size, MeterType_t type);
+    Meter(bit<32> size, MeterType_t type, bit<8> red, bit<8> yellow, bit<8> green);
+    bit<8> execute(in I index, in MeterColor_t color, @optional in bit<32> adjust_byte_count);
+    bit<8> execute(in I index, @optional in bit<32> adjust_byte_count);
+}
+
+extern DirectMeter {
+    DirectMeter(MeterType_t type);
+    DirectMeter(MeterType_t type, bit<8> red, bit<8> yellow, bit<8> green);
+    bit<8> execute(in MeterColor_t color, @optional in bit<32> adjust_byte_count);
+    bit<8> execute(@optional in bit<32> adjust_byte_count);
+}
+
 extern Lpf<T, I> { Lpf(bit<32> size); T execute(in T val, in I index); }
-extern Wred<T, I> { Wred(bit<32> size, bit<8> drop_value, bit<8> no_drop_value); bit<8> execute(in T val, in I index); }
+extern DirectLpf<T> { DirectLpf(); T execute(in T val); }
+extern Wred<T, I> {
+    Wred(bit<32> size, bit<8> drop_value, bit<8> no_drop_value);
+    bit<8> execute(in T val, in I index);
+}
+extern DirectWred<T> {
+    DirectWred(bit<8> drop_value, bit<8> no_drop_value);
+    bit<8> execute(in T val);
+}
+
+extern DirectRegister<T> {
+    DirectRegister();
+    DirectRegister(T initial_value);
+    T read();
+    void write(in T value);
+}
+
+extern DirectRegisterAction<T, U> {
+    DirectRegisterAction(DirectRegister<T> reg);
+    U execute();
+    abstract void apply(inout T value, @optional out U rv);
+}
+
 extern RegisterParam<T> { RegisterParam(T initial_value); T read(); }
+
+extern MathUnit<T> {
+    MathUnit(MathOp_t op, int factor);
+    MathUnit(MathOp_t op, int A, int B);
+    T execute(in T x);
+}
+
 extern ActionProfile { ActionProfile(bit<32> size); }
-extern ActionSelector { ActionSelector(ActionProfile action_profile, Hash<_> hash, bit<32> max_group_size, bit<32> num_groups); }
-extern ParserCounter { ParserCounter(); void set<T>(in T value); bool is_zero(); void decrement(in bit<8> value); }
+extern ActionSelector {
+    ActionSelector(ActionProfile action_profile, Hash<_> hash, SelectorMode_t mode,
+                   bit<32> max_group_size, bit<32> num_groups);
+    ActionSelector(bit<32> size, Hash<_> hash, SelectorMode_t mode);
+}
+extern SelectorAction {
+    SelectorAction(ActionSelector sel);
+    bit<1> execute(@optional in bit<32> index);
+    abstract void apply(inout bit<1> value, @optional out bit<1> rv);
+}
+
+extern Atcam { Atcam(@optional bit<32> number_partitions); }
+extern Alpm {
+    Alpm(@optional bit<32> number_partitions, @optional bit<32> subtrees_per_partition,
+         @optional bit<32> atcam_subset_width, @optional bit<32> shift_granularity);
+}
+
+extern ParserCounter {
+    ParserCounter();
+    void set<T>(in T value);
+    void set<T>(in T field, in bit<8> max, in bit<8> rotate, in bit<3> mask, in bit<8> add);
+    bool is_zero();
+    bool is_negative();
+    void increment(in bit<8> value);
+    void decrement(in bit<8> value);
+}
 extern ParserPriority { ParserPriority(); void set(in bit<3> prio); }
 
 parser IngressParserT<H, M>(

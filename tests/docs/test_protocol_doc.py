@@ -296,3 +296,15 @@ def test_a_heading_with_the_wrong_anchor_is_rejected():
         protocol_doc.parse('### <a id="rule-4-5"></a>4.4 Wrong\n')
     with pytest.raises(ValueError, match="defined twice"):
         protocol_doc.parse('## <a id="rule-4"></a>4. A\n## <a id="rule-4"></a>4. B\n')
+
+
+def test_section_10_titles_are_the_property_names():
+    """reports maps a property module to its rule by this title (exactly_once ->
+    "Exactly-once"); renaming a heading would silently drop the report's links."""
+    titles = [protocol_doc.title(f"10.{i}") for i in range(1, 8)]
+    assert titles == ["Exactly-once", "Overflow", "Reclamation", "Two-level", "Isolation",
+                      "Liveness", "Wire conformance"]
+    modules = sorted(p.stem for p in (ROOT / "conformance").glob("test_*.py"))
+    for title_ in titles:
+        module = "test_" + title_.lower().replace("-", "_").replace(" ", "_")
+        assert module in modules, f"no conformance module {module} for 10.x {title_}"

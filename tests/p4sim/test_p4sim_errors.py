@@ -22,7 +22,14 @@ def compile_with(snippet, where=ANCHOR):
 
 @pytest.mark.parametrize("snippet,exc,words", [
     ("    ActionProfile(16) ap;\n", p4sim.UnsupportedError, "unsupported extern 'ActionProfile'"),
-    ("    Meter<bit<8>>(4, MeterType_t.BYTES) m;\n", p4sim.UnsupportedError, "'Meter'"),
+    ("    Lpf<bit<16>, bit<8>>(4) lpf;\n", p4sim.UnsupportedError, "'Lpf'"),
+    ("    DirectLpf<bit<16>>() dlpf;\n", p4sim.UnsupportedError, "'DirectLpf'"),
+    ("    Wred<bit<19>, bit<8>>(4, 1, 0) w;\n", p4sim.UnsupportedError, "'Wred'"),
+    ("    MathUnit<bit<16>>(MathOp_t.SQR, 1) mu;\n", p4sim.UnsupportedError, "'MathUnit'"),
+    ("    RegisterParam<bit<32>>(5) rp;\n", p4sim.UnsupportedError, "'RegisterParam'"),
+    ("    Hash<bit<16>>(HashAlgorithm_t.CRC16) h; ActionProfile(4) ap2; "
+     "ActionSelector(ap2, h, SelectorMode_t.FAIR, 4, 4) sel;\n",
+     p4sim.UnsupportedError, "'ActionProfile'"),
     ("    value_set<bit<8>>(4) vs;\n", p4sim.UnsupportedError, "'value_set'"),
     ("    action a() { hdr.ethernet.dst_addr = hdr.ethernet.ether_type; }\n",
      p4sim.P4SemanticError, "bit<48>"),
@@ -120,7 +127,7 @@ def sw(switch_for):
     (lambda s: s.table_add("Ingress.forward", {"hdr.ethernet.dst_addr": (1, 2)}, "drop"),
      "expected an integer"),
     (lambda s: s.table_delete("Ingress.forward", {"hdr.ethernet.dst_addr": 3}), "no entry"),
-    (lambda s: s.multicast_group_set(0, []), "1..65535"),
+    (lambda s: s.multicast_group_set(65536, []), "0..65535"),
     (lambda s: s.multicast_group_set(1, [(1, [600])]), "port 600 does not fit in bit<9>"),
     (lambda s: s.port_add(512), "bit<9>"),
 ])
@@ -194,3 +201,9 @@ def test_non_numbers_where_numbers_belong_are_located_errors(snippet, where, wor
         compile_with(snippet, where)
     assert LOC_RE.match(str(ei.value)), str(ei.value)
     assert "must be a number" in str(ei.value)
+
+
+def test_pktgen_and_ptp_types_are_declared():
+    compile_with("    action pk() { pktgen_timer_header_t t; t.setValid(); t.app_id = 1;\n"
+                 "        pktgen_port_down_header_t d; d.port_num = 1; pktgen_recirc_header_t r;\n"
+                 "        r.key = 2; ptp_metadata_t p; p.updated_cf = 3; }\n")

@@ -95,6 +95,13 @@ control Ingress(inout headers_t hdr, inout meta_t md,
         default_action = NoAction;
     }
 
+    action mark(bit<8> v) { hdr.cmd.arg = v; }
+    table by_valid {
+        key = { hdr.udp.isValid() : exact; hdr.cmd.mode : exact; }
+        actions = { mark; @defaultonly NoAction; }
+        default_action = NoAction;
+    }
+
     apply {
         ig_tm_md.ucast_egress_port = 1;
         per_port.count(ig_intr_md.ingress_port);
@@ -119,6 +126,8 @@ control Ingress(inout headers_t hdr, inout meta_t md,
             md.session = 5;
             md.mirror.kind = 0xAA;                // never made valid: mirrored anyway
             md.mirror.session = 5;
+        } else if (hdr.cmd.mode == 7) {
+            by_valid.apply();
         } else if (hdr.cmd.mode == 6) {
             hdr.cmd.hash = sym_hash.get({hdr.ipv4.src_addr, hdr.ipv4.dst_addr,
                                          hdr.udp.src_port, hdr.udp.dst_port});

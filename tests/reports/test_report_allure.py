@@ -1,0 +1,120 @@
+"""What allure receives from a run (a fresh pytest process): labels, parameters, the
+link to the spec rule, the failure's diff/traces/plot, environment and categories."""
+
+from __future__ import annotations
+
+import json
+from types import SimpleNamespace
+
+import pytest
+
+from broken_target import FAILING_TEST
+from report_run import run_suite
+
+
+def _results(path) -> dict[str, dict]:
+    out = {}
+    for result in (path / "allure").glob("*-result.json"):
+        data = json.loads(result.read_text())
+        out[data["name"]] = data
+    return out
+
+
+@pytest.fixture(scope="module")
+def failing_run(tmp_path_factory):
+    """One fresh pytest process for the whole module: a failing replay, a pass, a skip."""
+    path = tmp_path_factory.mktemp("allure-run")
+    result = run_suite(path, FAILING_TEST, "--alluredir=allure", "--seed=11")
+    assert result.outcomes == {"failed": 1, "passed": 1, "skipped": 1}, result.output
+    return SimpleNamespace(path=path), result
+
+
+def test_labels_parameters_and_spec_link(failing_run):
+    run, _ = failing_run
+    data = _results(run.path)["test_collision_is_flagged"]
+    labels = {(label["name"], label["value"]) for label in data["labels"]}
+    assert {("epic", "reference"), ("feature", "demo"), ("story", "trace replay"),
+            ("severity", "normal")} <= labels
+    params = {p["name"]: p for p in data["parameters"]}
+    assert params["profile"]["value"] == "'spec'" and params["target"]["value"] == "'reference'"
+    assert params["session seed"]["value"] == "11" and params["seed"]["excluded"]
+    assert len(params["program hash"]["value"].strip("'")) == 16
+    assert {"url": "docs/protocol.md#rule-4-3", "type": "link"}.items() <= \
+        data["links"][0].items()
+    assert data["links"][0]["name"].startswith("spec 4.3 ")
+
+
+def test_failure_carries_diff_traces_pcaps_and_plot(failing_run):
+    run, result = failing_run
+    data = _results(run.path)["test_collision_is_flagged"]
+    assert "atp-divergent" in data["descriptionHtml"]
+    attachments = {a["name"]: a for a in data["attachments"]}
+    assert {"diff (expected vs observed)", "register deltas", "trace expected",
+            "pcap expected", "trace observed", "pcap observed",
+            "occupancy and seqs in flight"} <= set(attachments)
+    folder = run.path / "allure"
+    png = (folder / attachments["occupancy and seqs in flight"]["source"]).read_bytes()
+    assert png[:4] == b"\x89PNG"
+    deltas = (folder / attachments["register deltas"]["source"]).read_text()
+    assert "level0[5]: bitmap expected 0x3 observed 0x83" in deltas
+    pcap = (folder / attachments["pcap observed"]["source"]).read_bytes()
+    assert pcap[:4] == bytes.fromhex("4d3cb2a1")  # nanosecond pcap, little-endian
+    assert "field-level diff written to" in result.output
+
+
+def test_passing_and_skipped_tests_carry_no_failure_attachments(failing_run):
+    run, _ = failing_run
+    results = _results(run.path)
+    assert not results["test_passes"].get("attachments")
+    assert results["test_needs_teleportation"]["status"] == "skipped"
+
+
+def test_environment_and_categories(failing_run):
+    run, _ = failing_run
+    folder = run.path / "allure"
+    env = dict(line.split("=", 1) for line in
+               (folder / "environment.properties").read_text().splitlines())
+    assert env["target"] == "reference" and env["session_seed"] == "11"
+    assert env["git_revision"] and env["version.numpy"] != "not installed"
+    categories = json.loads((folder / "categories.json").read_text())
+    names = [c["name"] for c in categories]
+    assert names == ["Protocol violations", "Wire mismatches",
+                     "Target or infrastructure errors",
+                     "Skipped: target or capability missing"]
+
+
+def test_categories_sort_real_messages():
+    """The category patterns match the messages the suite really produces (JS and Java
+    both search with these; Python's fullmatch with DOTALL is the strict reading)."""
+    import re
+
+    from fixtures.report_allure import CATEGORIES
+    by_name = {c["name"]: re.compile(c["messageRegex"]) for c in CATEGORIES}
+    assert by_name["Protocol violations"].fullmatch(
+        "fixtures.properties.PropertyViolation: exactly-once: 1 seq result(s) differ\n..")
+    assert by_name["Wire mismatches"].fullmatch(
+        "AssertionError: trace t diverges on target 'p4sim':\nswitch tor0 ...")
+    assert not by_name["Protocol violations"].fullmatch(
+        "AssertionError: trace t diverges on target 'p4sim':\nDIFFERS port 8")
+    assert by_name["Skipped: target or capability missing"].fullmatch(
+        "target 'tofino-model' is unavailable: no Tofino SDE found")
+
+
+def test_closed_loop_failure_on_the_reference_says_the_frames_match(tmp_path):
+    result = run_suite(tmp_path, """
+        from reference.scenario import Scenario
+        from reference.topology import Job, Rack, Tensor, Topology
+
+        def test_property(run_on):
+            run = run_on(Scenario(
+                topology=Topology((Rack("tor0", ("w0", "w1", "ps")),)),
+                jobs=(Job(1, ("w0", "w1"), ("ps",), 2, (Tensor(3, 100),)),), seed=5))
+            assert not run.completed, "pretend the property failed"
+    """, "--alluredir=allure")
+    assert result.outcomes == {"failed": 1}, result.output
+    data = _results(tmp_path)["test_property"]
+    assert "equal the reference switch" in data["descriptionHtml"]
+    names = {a["name"] for a in data["attachments"]}
+    assert {"shrunk scenario", "trace run0", "occupancy and seqs in flight"} <= names
+    labels = {(label["name"], label["value"]) for label in data["labels"]}
+    assert ("story", "hand-written scenarios") in labels

@@ -1,0 +1,73 @@
+"""The end-of-run summary at the terminal and as JSON (a fresh pytest process each)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from broken_target import FAILING_TEST
+from report_run import run_suite
+
+GENERATED = FAILING_TEST + '''
+
+from hypothesis import given, settings, strategies as st
+
+@settings(max_examples=7, database=None)
+@given(x=st.integers())
+def test_generated(x, target):
+    assert isinstance(x, int)
+'''
+
+
+@pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["serial", "xdist"])
+def test_summary_counts_per_property_with_reasons(tmp_path, workers):
+    result = run_suite(tmp_path, GENERATED, "--seed=3", *workers)
+    assert result.outcomes == {"failed": 1, "passed": 2, "skipped": 1}, result.output
+    summary = json.loads((tmp_path / "reports" / "summary.json").read_text())
+    assert summary["format"] == "atp-summary/1"
+    assert summary["target"] == "reference" and summary["session_seed"] == 3
+    demo = summary["properties"]["demo"]
+    assert (demo["passed"], demo["failed"], demo["skipped"]) == (2, 1, 1)
+    assert demo["reasons"] == {
+        "AssertionError: switch tor0: 4 ingress packets, 3 frames expected, 3 observed: "
+        "2 differing, 0 missing, 0 extra; 2 register difference(s)": 1,
+        "target 'reference' lacks capability 'teleportation'": 1}
+    assert summary["targets"]["reference"]["failed"] == 1
+    tests = {t["nodeid"].split("::")[1]: t for t in summary["tests"]}
+    assert tests["test_generated"]["examples"] >= 7
+    assert tests["test_passes"]["examples"] is None
+    assert len(summary["slowest"]) == 4
+    assert "atp conformance summary" in result.output
+    assert "target 'reference' lacks capability 'teleportation'" in result.output
+
+
+def test_unit_tests_without_a_target_are_not_counted(tmp_path):
+    result = run_suite(tmp_path, "def test_plain():\n    assert True\n")
+    assert result.outcomes == {"passed": 1}
+    assert "atp conformance summary" not in result.output
+    assert not (tmp_path / "reports" / "summary.json").exists()
+
+
+def test_progress_lines_on_long_hypothesis_runs(tmp_path):
+    result = run_suite(tmp_path, GENERATED, "-k", "generated",
+                       env={"ATP_PROGRESS_S": "0"})
+    assert result.outcomes == {"passed": 1}, result.output
+    assert "test_demo.py::test_generated: 2 examples so far" in result.output
+
+
+def test_sections_registered_by_other_modules(tmp_path):
+    (tmp_path / "conftest.py").write_text(
+        "from fixtures.report_summary import register_section\n"
+        "def _checks(summary):\n"
+        "    n = sum(r.properties.get('checks', 0) for r in summary.records.values())\n"
+        "    return {'total': n}, [f'{n} checks ran']\n"
+        "register_section('checks', _checks)\n"
+        "import pytest\n"
+        "@pytest.fixture(autouse=True)\n"
+        "def _count(request):\n"
+        "    request.node.user_properties.append(('atp_checks', 5))\n")
+    result = run_suite(tmp_path, FAILING_TEST, "-k", "passes")
+    summary = json.loads((tmp_path / "reports" / "summary.json").read_text())
+    assert summary["sections"]["checks"] == {"total": 5}
+    assert "5 checks ran" in result.output
