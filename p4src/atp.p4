@@ -40,7 +40,7 @@
  *   unsigned compare, (value - (2^31-1)) < 3, against a PHV constant; the incoming
  *   element's stickiness is tested in the MAU (gateway) and selects `take` instead of
  *   `add` for that element, so each RegisterAction has one condition.
- *   Compile result: see the bottom of this comment and p4src/README.md.
+ *   Compile status with bf-p4c: p4src/README.md.
  *
  * Files: headers.p4 (wire format, bridge, metadata) · parser.p4 · forwarding.p4 (L2,
  * job routes, multicast groups) · aggregation.p4 (control state, values) ·
