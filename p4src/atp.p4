@@ -31,7 +31,8 @@
  *   stateful ALUs per pass: owner_stamp (pair 2x32), bitmap (32), count (8), ecn (8),
  *   values_0..values_30 (32 each) = 35 of 48.  The dependency chain is
  *   route/pool (table) -> owner_stamp -> bitmap, ecn -> new bits (MAU) -> count and
- *   values -> output, leaving 8 stages for the 31 value registers: 32 ALU slots.
+ *   values -> output; the plan was 8 stages for the 31 value registers (32 ALU slots), which
+ *   the measured placement does not reach (see COMPILE RESULT).
  *   Registers: control state 2P cells (both levels), values 4P cells (level x half).
  *   RegisterActions: owner_stamp 3 (claim, claim_resend, release), bitmap 2, count 3,
  *   ecn 3, each value register 4 (first, add, take, read); every body has at most one
@@ -40,7 +41,10 @@
  *   unsigned compare, (value - (2^31-1)) < 3, against a PHV constant; the incoming
  *   element's stickiness is tested in the MAU (gateway) and selects `take` instead of
  *   `add` for that element, so each RegisterAction has one condition.
- *   Compile status with bf-p4c: p4src/README.md.
+ *   COMPILE RESULT (bf-p4c 9.13.4): placement needs 26 stages, not 12 — the value
+ *   registers go two per stage (map RAM of 4P = 80000-cell registers) after a 9-stage
+ *   preamble.  This program does NOT fit Tofino 1 yet; p4src/README.md says why and what
+ *   would fix it.
  *
  * Files: headers.p4 (wire format, bridge, metadata) · parser.p4 · forwarding.p4 (L2,
  * job routes, multicast groups) · aggregation.p4 (control state, values) ·
