@@ -9,7 +9,7 @@ PYTEST_ARGS ?=
 ALLURE_RESULTS ?= reports/allure-results
 ALLURE_REPORT ?= reports/allure-report
 
-.PHONY: conformance test bench report report-deps constraints clean bfruntime-stubs
+.PHONY: conformance test bench demo report report-deps constraints clean bfruntime-stubs
 
 # versions pinned by constraints.txt (regenerate with `make constraints`)
 $(VENV)/.installed: pyproject.toml constraints.txt
@@ -27,6 +27,11 @@ test: $(VENV)/.installed
 bench: $(VENV)/.installed
 	$(PY) benchmarks/reference_switch.py
 	$(PY) benchmarks/p4sim.py
+	$(PY) benchmarks/host_stack.py
+
+# ATP training over veths and network namespaces (needs root); see host_stack/demo.py
+demo: $(VENV)/.installed
+	$(PY) -m host_stack.demo
 
 # Allure 3 (Node, no Java) and playwright-core, at the versions of reports/package-lock.json
 reports/node_modules/.installed: reports/package.json reports/package-lock.json

@@ -460,18 +460,23 @@ class BfRuntimeClient:
         return self.read([ent], f"usage of {t.name}")[0].table_usage.usage
 
     # ------------------------------------------------------------------ registers, counters
-    def _indexed_read(self, t: TableInfo, index: int | None, from_hw: bool) -> dict:
-        ent = pb.Entity()
-        te = ent.table_entry
-        te.table_id = t.id
-        te.table_flags.from_hw = from_hw
-        if index is not None:
-            kf = te.key.fields.add()
-            kf.field_id = t.keys[0].id
-            kf.exact.value = encode_int(index, t.keys[0].width, f"{t.name} index")
+    def _indexed_read(self, t: TableInfo, indices, from_hw: bool) -> dict:
+        """Cells of a register/counter table: ``indices`` (one Read of one entity per
+        index) or every cell when None."""
+        ents = []
+        for index in ([None] if indices is None else indices):
+            ent = pb.Entity()
+            te = ent.table_entry
+            te.table_id = t.id
+            te.table_flags.from_hw = from_hw
+            if index is not None:
+                kf = te.key.fields.add()
+                kf.field_id = t.keys[0].id
+                kf.exact.value = encode_int(index, t.keys[0].width, f"{t.name} index")
+            ents.append(ent)
         prefix = t.name.split(".", 1)[1] + "." if "." in t.name else ""
         out: dict[int, dict[str, list[int]]] = {}
-        for e in self.read([ent], f"read of {t.name}"):
+        for e in self.read(ents, f"read of {t.name}"):
             i = decode_int(e.table_entry.key.fields[0].exact.value)
             fields: dict[str, list[int]] = {}
             for df in e.table_entry.data.fields:
@@ -485,7 +490,12 @@ class BfRuntimeClient:
     def register_read(self, name: str, index: int, *, from_hw: bool = True) -> dict[str, list[int]]:
         """``{field: [value per pipe]}`` of one register cell (field ``f1`` for a scalar)."""
         t = self.table(name)
-        return self._indexed_read(t, index, from_hw)[index]
+        return self._indexed_read(t, [index], from_hw)[index]
+
+    def register_read_many(self, name: str, indices: Iterable[int], *,
+                           from_hw: bool = True) -> dict[int, dict[str, list[int]]]:
+        """Several cells in one Read: ``{index: {field: [value per pipe]}}``."""
+        return self._indexed_read(self.table(name), list(indices), from_hw)
 
     def register_read_all(self, name: str, *, from_hw: bool = True) -> dict[int, dict[str, list[int]]]:
         """Every cell: ``{index: {field: [value per pipe]}}`` in one Read."""
@@ -510,9 +520,23 @@ class BfRuntimeClient:
 
     def counter_read(self, name: str, index: int) -> dict[str, int]:
         """``{"bytes": n, "packets": n}`` of one counter cell (summed over pipes)."""
-        cell = self._indexed_read(self.table(name), index, True)[index]
+        cell = self._indexed_read(self.table(name), [index], True)[index]
         return {"bytes": sum(cell.get("$COUNTER_SPEC_BYTES", [0])),
                 "packets": sum(cell.get("$COUNTER_SPEC_PKTS", [0]))}
+
+    def port_frames(self) -> dict[int, tuple[int, int]]:
+        """``{device port: ($FramesReceivedOK, $FramesTransmittedOK)}`` from ``$PORT_STAT``."""
+        t = self.table("$PORT_STAT")
+        ent = pb.Entity()
+        ent.table_entry.table_id = t.id
+        ent.table_entry.table_flags.from_hw = True
+        rx, tx = t.data["$FramesReceivedOK"].id, t.data["$FramesTransmittedOK"].id
+        out = {}
+        for e in self.read([ent], "read of $PORT_STAT"):
+            vals = {df.field_id: decode_int(df.stream) for df in e.table_entry.data.fields}
+            out[decode_int(e.table_entry.key.fields[0].exact.value)] = (vals.get(rx, 0),
+                                                                        vals.get(tx, 0))
+        return out
 
     # ------------------------------------------------------------------ multicast (PRE)
     def multicast_node_add(self, node_id: int, rid: int, ports: Iterable[int]) -> None:

@@ -220,6 +220,20 @@ class ControlPlaneMixin:
         e.dreg[:] = [check_fit(v, w, sg, f"table '{t.name}' direct register")
                      for v, (_, w, sg) in zip(vals, fields)]
 
+    # ------------------------------------------------------------------ parser value sets
+    def value_set_add(self, name, value, mask=None):
+        """Add (value, mask) to a parser value_set (``mask=None``: all ones)."""
+        _find(self.value_sets, name, "value_set").add(value, mask)
+
+    def value_set_delete(self, name, value, mask=None):
+        _find(self.value_sets, name, "value_set").delete(value, mask)
+
+    def value_set_clear(self, name):
+        _find(self.value_sets, name, "value_set").members.clear()
+
+    def value_set_entries(self, name):
+        return list(_find(self.value_sets, name, "value_set").members)
+
     # ------------------------------------------------------------------ meters
     def meter_set(self, name, index, cir, cbs, pir, pbs):
         """Configure one Meter cell (RFC 2698 trTCM): PACKETS meters in packets/s and

@@ -27,6 +27,8 @@ class Program:
         self.registers = comp.registers
         self.counters = comp.counters
         self.meters = comp.meters
+        self.value_sets = comp.value_sets
+        self.pipeline_name = comp.pipeline_name
         self.ucast_flag = comp.ucast_flag
         self.mcast_flags = comp.mcast_flags
         self.port_md_fields = comp.port_md_fields

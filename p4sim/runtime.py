@@ -511,6 +511,49 @@ def direct_meter(spec, ctx, color_in=0, adjust=0):
     return meter_result(spec, e.meter if e is not None else None, ctx, color_in, adjust)
 
 
+class ValueSetSpec:
+    def __init__(self, name, size, width):
+        self.name = name
+        self.size = size
+        self.width = width
+
+
+class ValueSet:
+    """A parser value_set: the control plane's (value, mask) members; select matches any."""
+
+    def __init__(self, spec):
+        self.spec = spec
+        self.name = spec.name
+        self.members = []
+
+    def match(self, v):
+        for val, mask in self.members:
+            if v & mask == val:
+                return True
+        return False
+
+    def _member(self, value, mask):
+        w = self.spec.width
+        full = (1 << w) - 1
+        mask = full if mask is None else check_fit(mask, w, False, f"value_set '{self.name}' mask")
+        value = check_fit(value, w, False, f"value_set '{self.name}' value")
+        return value & mask, mask
+
+    def add(self, value, mask=None):
+        m = self._member(value, mask)
+        if m in self.members:
+            raise ControlPlaneError(f"value_set '{self.name}': {m} is already a member")
+        if len(self.members) >= self.spec.size:
+            raise ControlPlaneError(f"value_set '{self.name}' is full (size {self.spec.size})")
+        self.members.append(m)
+
+    def delete(self, value, mask=None):
+        m = self._member(value, mask)
+        if m not in self.members:
+            raise ControlPlaneError(f"value_set '{self.name}': {m} is not a member")
+        self.members.remove(m)
+
+
 class DigestUnit:
     """Digest<T>.pack(): records (digest name, {field: value}) for the control plane."""
 

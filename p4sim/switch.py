@@ -45,6 +45,7 @@ class Switch(ControlPlaneMixin):
         self.registers = {}
         self.counters = {}
         self.meters = {}
+        self.value_sets = {}
         rng = random.Random(seed)
         for pyname, kind, spec in program.objects:
             if kind == "table":
@@ -61,6 +62,9 @@ class Switch(ControlPlaneMixin):
             elif kind == "meter":
                 obj = rt.Meter(spec, ctx)
                 self.meters[spec.name] = obj
+            elif kind == "value_set":
+                obj = rt.ValueSet(spec)
+                self.value_sets[spec.name] = obj
             elif kind == "direct_meter":
                 obj = spec
             elif kind == "hash":

@@ -17,7 +17,10 @@ Decisions where the spec is silent:
   while fewer than that are unacknowledged and the slot's previous seq is acknowledged.
   The AIMD window boundary is the highest seq sent when the last adjustment happened.
 - The timer: 50 ms before the first packet of the job arrives, 200 µs after; any frame of
-  the job restarts it; on expiry every sent, unacknowledged seq is resent.
+  the job restarts it; on expiry every sent, unacknowledged seq is resent. Both are
+  constructor arguments (the spec's values by default): the host stack drives this
+  class with real time, where a Python process's round trip over veths is longer than
+  200 µs and the spec's value would resend every window.
 """
 
 from __future__ import annotations
@@ -79,8 +82,11 @@ class TensorProgress:
 class Worker:
     def __init__(self, job: Job, w: int, layout: JobLayout, mac: bytes,
                  ps_macs: list[bytes], slot_table: list[int], pool_size: int,
-                 tensors: list[tuple[int, np.ndarray]], profile: Profile):
+                 tensors: list[tuple[int, np.ndarray]], profile: Profile, *,
+                 timeout_ns: int = TIMEOUT_NS, start_timeout_ns: int = START_TIMEOUT_NS):
         self.job = job
+        self.timeout_ns = timeout_ns
+        self.start_timeout_ns = start_timeout_ns
         self.w = w
         self.layout = layout
         self.mac = mac
@@ -259,7 +265,7 @@ class Worker:
     def deadline(self) -> int | None:
         if self.killed or self.current is None:
             return None
-        timeout = TIMEOUT_NS if self.heard_anything else START_TIMEOUT_NS
+        timeout = self.timeout_ns if self.heard_anything else self.start_timeout_ns
         return self.last_heard + timeout
 
     def on_timeout(self, now: int) -> list[bytes]:

@@ -30,16 +30,17 @@ const context = await chromium.launchPersistentContext(profile, {
 let status = 0;
 try {
   const page = context.pages()[0] ?? (await context.newPage());
-  await page.goto(pathToFileURL(index).href, { waitUntil: "load" });
+  page.setDefaultTimeout(120000);
+  await page.goto(pathToFileURL(index).href, { waitUntil: "load", timeout: 120000 });
   // the tree lists the test by name; open its page
   const entry = page.getByText(testName, { exact: false }).first();
-  await entry.waitFor({ state: "visible", timeout: 30000 });
+  await entry.waitFor({ state: "visible", timeout: 120000 });
   await entry.click();
   const found = {};
   for (const text of texts) {
     const locator = page.getByText(text, { exact: false }).first();
     try {
-      await locator.waitFor({ state: "visible", timeout: 15000 });
+      await locator.waitFor({ state: "visible", timeout: 60000 });
       found[text] = true;
     } catch {
       // the description may be rendered inside an iframe

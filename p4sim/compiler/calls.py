@@ -1,7 +1,7 @@
 """Calls: actions, functions, methods of headers/stacks/tables/instances, extern functions;
 argument binding."""
 from ..errors import UnsupportedError
-from ..types import BoolT, HeaderT, StackT, VoidT, same_type
+from ..types import Bits, BoolT, HeaderT, StackT, VoidT, same_type
 from .base import Val, addb, expr_text, serr, tdesc
 
 
@@ -166,6 +166,14 @@ class CallsMixin:
             em.line(f"if not {c.code}:")
             em.line(f"    raise Reject({self.error_members[er.const]!r})")
             return None
+        if d.name in ("min", "max"):
+            if len(e.args) != 2:
+                raise serr(e.loc, f"{d.name}(a, b) needs 2 arguments")
+            a, b, t = self.unify(self.expr(e.args[0].value, sc, fc, em),
+                                 self.expr(e.args[1].value, sc, fc, em), e.loc, d.name)
+            if not isinstance(t, Bits):
+                raise serr(e.loc, f"{d.name} needs bit<W>/int<W> operands, not {tdesc(t)}")
+            return Val(code=f"{d.name}({a.code}, {b.code})", t=t)
         if d.name == "port_metadata_unpack":
             raise UnsupportedError(e.loc, "port_metadata_unpack is supported only as the right-hand "
                                           "side of an assignment")

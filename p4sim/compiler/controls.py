@@ -29,6 +29,8 @@ class ControlsMixin:
                 sc[loc_.name] = Val(extra=("table", self.compile_table(loc_, sc, fc, qual)))
             elif k == "instance":
                 self.instantiate(loc_, sc, f"{qual}.{loc_.name}", fc)
+            elif k == "value_set":
+                self.declare_value_set(loc_, sc, fc, f"{qual}.{loc_.name}")
             else:
                 raise UnsupportedError(loc_.loc, f"unsupported declaration '{k}' in '{decl.name}'")
 

@@ -23,6 +23,8 @@ class CompilerCore:
         self.registers = {}
         self.counters = {}
         self.meters = {}
+        self.value_sets = {}
+        self.pipeline_name = None   # `pipe` of `Pipeline(...) pipe; Switch(pipe) main;`
         self.error_members = []
         self.error_t = ErrorT(self.error_members)
         self.match_kinds = set()

@@ -139,6 +139,7 @@ class DeclarationsMixin:
             if pv is None or not pv.extra or pv.extra[0] != "package":
                 raise serr(a.loc, f"'{a.name}' is not a Pipeline instance")
             pipe = pv.extra[1]
+            self.pipeline_name = a.name
             pargs = pipe.args
             ploc = pipe.loc
         elif a.k == "call":

@@ -10,12 +10,23 @@ class CountersMixin:
 
     def inst_Counter(self, d, t, args, inst, scope, qual, fc):
         size = self.const_in(args[0], scope, fc, "counter size") if args else 0
-        spec = CounterSpec(qual, size, "PACKETS_AND_BYTES")
+        spec = CounterSpec(qual, size, self.counter_type(args[1:], scope, fc))
         self.counters[qual] = spec
         inst.pyname = self.add_object("counter", spec, "C")
 
+    def counter_type(self, args, scope, fc):
+        """The CounterType_t member name (PACKETS, BYTES, PACKETS_AND_BYTES); both counts
+        are kept whatever it is, the name is for the control plane's schema."""
+        if not args:
+            return "PACKETS_AND_BYTES"
+        ct = self.expr(args[0], scope, fc, None)
+        if not isinstance(ct.t, EnumT) or ct.t.name != "CounterType_t" or ct.const is None:
+            raise serr(args[0].loc, "expected a CounterType_t member")
+        return [k for k, v in ct.t.members.items() if v == ct.const][0]
+
     def inst_DirectCounter(self, d, t, args, inst, scope, qual, fc):
         inst.pyname = None
+        inst.info["counter_type"] = self.counter_type(args, scope, fc)
 
     def call_Counter(self, inst, m, e, args, sc, fc, em, loc):
         qual = inst.qual

@@ -1,7 +1,7 @@
 """Resubmit, Mirror and Digest: the deparser's field lists, selected by
 resubmit_type/mirror_type/digest_type."""
 from ..errors import UnsupportedError
-from ..types import Bits, HeaderT, StructT
+from ..types import Bits, BoolT, HeaderT, StructT
 from .base import Emitter, addb, serr, tdesc
 
 
@@ -57,15 +57,8 @@ class DeparserExternsMixin:
             raise serr(loc, f"Mirror.emit of '{qual}' takes (session_id[, header])")
         sv = self.convert(self.expr(args[0], sc, fc, em), Bits(10), args[0].loc, "mirror session id")
         if len(args) == 2:
-            hv = self.expr(args[1], sc, fc, em)
-            if not isinstance(hv.t, HeaderT):
-                raise UnsupportedError(loc, "Mirror.emit needs a header as its mirror header")
-            o = Emitter(em.ind)
-            o.line("O2 = []")
-            self.gen_emit(hv, o, loc, always=True)
-            for ln in o.lines:
-                em.lines.append(ln.replace("O.append", "O2.append"))
-            em.line(f"CTX.mirrors.append(({sv.code}, b''.join(O2)))")
+            code = self.field_list_bytes(args[1], e, sc, fc, em, loc, f"Mirror.emit of '{qual}'")
+            em.line(f"CTX.mirrors.append(({sv.code}, {code}))")
         else:
             em.line(f"CTX.mirrors.append(({sv.code}, b''))")
         return None
@@ -77,15 +70,9 @@ class DeparserExternsMixin:
         if fc.kind != "deparser":
             raise serr(loc, "Resubmit.emit outside the ingress deparser")
         if args:
-            hv = self.expr(args[0], sc, fc, em)
-            if not isinstance(hv.t, HeaderT) or hv.t.bits > 64:
-                raise UnsupportedError(loc, "Resubmit.emit needs a header of at most 64 bits")
-            o = Emitter(em.ind)
-            o.line("O2 = []")
-            self.gen_emit(hv, o, loc, always=True)
-            for ln in o.lines:
-                em.lines.append(ln.replace("O.append", "O2.append"))
-            em.line("CTX.resubmit = b''.join(O2)")
+            code = self.field_list_bytes(args[0], e, sc, fc, em, loc, f"Resubmit.emit of '{qual}'",
+                                         max_bits=64)
+            em.line(f"CTX.resubmit = {code}")
         else:
             em.line("CTX.resubmit = b''")
         return None
@@ -108,3 +95,37 @@ class DeparserExternsMixin:
             em.line("pass")
         em.dedent()
         return r
+
+    def field_list_bytes(self, node, e, sc, fc, em, loc, what, max_bits=None):
+        """Python code for the bytes of a Mirror/Resubmit field list: a header (its
+        fields whatever its validity) or a list expression typed by emit<T>'s T."""
+        if node.k == "list":
+            if len(e.targs) != 1:
+                raise serr(loc, f"{what}: a list needs the header type, emit<T>(...)")
+            t = self.resolve_type(e.targs[0])
+            if not isinstance(t, HeaderT):
+                raise UnsupportedError(loc, f"{what}: emit<T> with T = {tdesc(t)} (a header is needed)")
+            if max_bits is not None and t.bits > max_bits:
+                raise UnsupportedError(loc, f"{what}: {t.bits} bits, more than {max_bits}")
+            self.header_codec(t, loc)       # whole bytes
+            items = self.list_items(node, t, loc)
+            terms, sh = [], t.bits
+            for item, (fname, ft) in zip(items, t.fields):
+                st = self.scalar_t(ft)
+                sh -= st.width
+                c = self.convert(self.expr(item, sc, fc, em), ft, item.loc, fname).code
+                if st.signed or isinstance(st, BoolT):
+                    c = f"({c} & {st.mask})"
+                terms.append(f"({c} << {sh})" if sh else c)
+            return f"(({' | '.join(terms) or '0'}).to_bytes({t.bits // 8}, 'big'))"
+        hv = self.expr(node, sc, fc, em)
+        if not isinstance(hv.t, HeaderT) or (max_bits is not None and hv.t.bits > max_bits):
+            raise UnsupportedError(loc, f"{what} needs a header" +
+                                   (f" of at most {max_bits} bits" if max_bits else "") +
+                                   " or a list expression")
+        o = Emitter(em.ind)
+        o.line("O2 = []")
+        self.gen_emit(hv, o, loc, always=True)
+        for ln in o.lines:
+            em.lines.append(ln.replace("O.append", "O2.append"))
+        return "b''.join(O2)"

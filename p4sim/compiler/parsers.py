@@ -1,6 +1,8 @@
 """Parser state machines: states, transitions, select keysets."""
+from ..errors import UnsupportedError
+from ..runtime import ValueSetSpec
 from ..types import Bits, BoolT, EnumT, ErrorT
-from .base import Emitter, FnCtx, Scope, serr
+from .base import Emitter, FnCtx, Scope, Val, serr, tdesc
 
 
 class ParsersMixin:
@@ -79,9 +81,37 @@ class ParsersMixin:
         else:
             raise serr(loc, f"unknown parser state '{name}'")
 
+    def declare_value_set(self, d, sc, fc, qual):
+        """value_set<T>(size): a set of (value, mask) the control plane fills
+        (Switch.value_set_add); T must be a bit<W> (or a typedef of one)."""
+        if len(d.targs) != 1:
+            raise serr(d.loc, "value_set needs one type argument")
+        t = self.scalar_t(self.resolve_type(d.targs[0]))
+        if not isinstance(t, Bits):
+            raise UnsupportedError(d.loc, f"unsupported value_set of {tdesc(t)} (bit<W> only)")
+        size = self.const_in(d.size, sc, fc, "value_set size")
+        if size <= 0:
+            raise serr(d.loc, "value_set size must be positive")
+        spec = ValueSetSpec(qual, size, t.width)
+        self.value_sets[qual] = spec
+        sc[d.name] = Val(extra=("value_set", self.add_object("value_set", spec, "VS"), t))
+
+    def value_set_of(self, k, sc):
+        if k.k == "ks_expr" and k.value.k == "name":
+            v = sc.lookup(k.value.name)
+            if v is not None and v.extra and v.extra[0] == "value_set":
+                return v.extra
+        return None
+
     def keyset_conds(self, ks, keys, knames, sc, fc, loc):
         if len(ks) == 1 and ks[0].k == "ks_default":
             return []
+        if len(ks) == 1 and self.value_set_of(ks[0], sc) is not None:
+            _, vs, vt = self.value_set_of(ks[0], sc)
+            if len(keys) != 1 or self.scalar_t(keys[0].t) != vt:
+                raise serr(loc, f"value_set of {tdesc(vt)} used to select on "
+                                f"{', '.join(tdesc(k.t) for k in keys)}")
+            return [f"{vs}.match({knames[0]})"]
         if len(ks) != len(keys):
             raise serr(loc, f"select case has {len(ks)} keysets for {len(keys)} keys")
         conds = []

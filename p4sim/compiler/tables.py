@@ -115,11 +115,13 @@ class TablesMixin:
             dconst = False
         size = self.const_in(props["size"].value, sc, fc, "table size") if "size" in props else 0
         has_dc = False
+        dc_type = None
         if "counters" in props:
             cv = self.expr(props["counters"].value, sc, fc, None)
             if not cv.extra or cv.extra[0] != "extern" or cv.extra[1].kind != "DirectCounter":
                 raise serr(props["counters"].loc, f"table '{qname}': counters must be a DirectCounter")
             has_dc = True
+            dc_type = cv.extra[1].info["counter_type"]
         for prop, kind in (("alpm", "Alpm"), ("atcam", "Atcam")):
             if prop in props:    # algorithmic lpm/tcam: same lookup result, partitions ignored
                 self.prop_instance(props, prop, kind, sc, fc, qname)
@@ -166,6 +168,7 @@ class TablesMixin:
         spec = TableSpec(qname, keys, actions, default, dconst, const_entries, size, has_dc, d.loc,
                          direct_register, direct_meter)
         spec.aliases = self.aliases(d.pname, qual)
+        spec.direct_counter_type = dc_type     # CounterType_t member name, or None
         if qname in self.tables:
             raise serr(d.loc, f"duplicate table '{qname}'")
         self.tables[qname] = spec

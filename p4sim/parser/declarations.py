@@ -246,7 +246,16 @@ class DeclarationsMixin:
             elif self.at_kw("const"):
                 locals_.append(self.const_decl(lanns))
             elif self.at_kw("value_set"):
-                raise UnsupportedError(lloc, "unsupported construct 'value_set'")
+                if kind != "parser":
+                    raise UnsupportedError(lloc, "unsupported construct 'value_set' outside a parser")
+                self.next()
+                targs = self.type_args()
+                self.expect("(")
+                size = self.expr()
+                self.expect(")")
+                vname = self.name("a value_set name")
+                self.expect(";")
+                locals_.append(N("value_set", lloc, targs=targs, size=size, name=vname))
             elif self.at_type_start():
                 t = self.parse_type()
                 if self.at("("):

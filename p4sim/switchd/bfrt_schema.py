@@ -17,16 +17,15 @@ bf-p4c would say for the same program. Where the format comes from:
   0x83 counters; a table's default size is 512; ternary and range tables get a
   ``$MATCH_PRIORITY`` key; ``@defaultonly`` / ``@tableonly`` actions are ``DefaultOnly`` /
   ``TableOnly``; const entries give attribute ``ConstTable``.
-- the fixed tables (``$pre.mgid``, ``$pre.node``, ``$PORT``): names, ids and field ids of
+- the fixed tables (``$pre.mgid``, ``$pre.node``, ``$PORT``, ``$PORT_STAT``): names, ids and field ids of
   the SDE's bf_rt_pre_tf1.json / bf_rt_port_tf1.json (open-p4studio, bf-drivers); only
   the fields the softswitch implements are listed.
 
 Not written (the softswitch has nothing behind them): bf-p4c's internal tables
 (``pipe.snapshot.*``, ``tbl_dbg_counter``, ``pipe.<Parser>.$PORT_METADATA``) and learn
 filters (``learn_filters`` is empty). Differences from bf-p4c that p4sim's program
-model forces: a ``Counter`` always lists both ``$COUNTER_SPEC_BYTES`` and
-``$COUNTER_SPEC_PKTS`` (p4sim counts both whatever the CounterType), and objects
-renamed with ``@name`` keep their declared name.
+model forces: objects renamed with ``@name`` keep their declared name (and with a p4sim
+that does not record a counter's CounterType, both counter fields are listed).
 """
 
 from __future__ import annotations
@@ -52,6 +51,7 @@ DEFAULT_TABLE_SIZE = 512
 PRE_MGID_ID = 4278321153
 PRE_NODE_ID = 4278321154
 PORT_TABLE_ID = 4278255617
+PORT_STAT_TABLE_ID = 4278255618
 
 _MATCH_TYPES = {"exact": "Exact", "ternary": "Ternary", "lpm": "LPM", "range": "Range"}
 
@@ -105,11 +105,16 @@ def _singleton(fid: int, name: str, typ: dict, *, mandatory=False, read_only=Fal
                           "annotations": [dict(a) for a in annotations], "type": typ}}
 
 
-def _counter_data() -> list:
-    return [_singleton(COUNTER_SPEC_BYTES_ID, "$COUNTER_SPEC_BYTES",
-                       {"type": "uint64", "default_value": 0}),
-            _singleton(COUNTER_SPEC_PKTS_ID, "$COUNTER_SPEC_PKTS",
-                       {"type": "uint64", "default_value": 0})]
+def _counter_data(kind: str | None = "PACKETS_AND_BYTES") -> list:
+    """Counter data fields by CounterType_t (a p4sim without the type counts both)."""
+    out = []
+    if kind in ("BYTES", "PACKETS_AND_BYTES", None):
+        out.append(_singleton(COUNTER_SPEC_BYTES_ID, "$COUNTER_SPEC_BYTES",
+                              {"type": "uint64", "default_value": 0}))
+    if kind in ("PACKETS", "PACKETS_AND_BYTES", None):
+        out.append(_singleton(COUNTER_SPEC_PKTS_ID, "$COUNTER_SPEC_PKTS",
+                              {"type": "uint64", "default_value": 0}))
+    return out
 
 
 def pipeline_name(program) -> str:
@@ -152,7 +157,8 @@ def _table_json(spec, pipe: str, ids: _Ids) -> dict:
     attributes = ["EntryScope"]
     if spec.const_entries:
         attributes.append("ConstTable")
-    data = _counter_data() if spec.has_direct_counter else []
+    data = _counter_data(getattr(spec, "direct_counter_type", None)) \
+        if spec.has_direct_counter else []
     return {"name": name, "id": ids.get(PREFIX_TABLE, name), "table_type": "MatchAction_Direct",
             "size": spec.size or DEFAULT_TABLE_SIZE, "annotations": [], "depends_on": [],
             "has_const_default_action": bool(spec.default_const), "key": keys,
@@ -182,7 +188,8 @@ def _counter_json(spec, pipe: str, ids: _Ids) -> dict:
             "size": spec.size, "annotations": [], "depends_on": [],
             "key": [_key(COUNTER_INDEX_ID, "$COUNTER_INDEX", "Exact", {"type": "uint32"},
                          mandatory=True)],
-            "data": _counter_data(), "supported_operations": ["Sync"], "attributes": []}
+            "data": _counter_data(spec.kind), "supported_operations": ["Sync"],
+            "attributes": []}
 
 
 def program_schema(program, pipe: str | None = None) -> dict:
@@ -196,8 +203,10 @@ def program_schema(program, pipe: str | None = None) -> dict:
 
 
 def fixed_schema(nports: int = 512) -> dict:
-    """The device's fixed tables the softswitch serves: ``$pre.mgid``, ``$pre.node``
-    and ``$PORT`` (a subset of the SDE's fields, same names and ids)."""
+    """The device's fixed tables the softswitch serves: ``$pre.mgid``, ``$pre.node``,
+    ``$PORT`` and ``$PORT_STAT`` (a subset of the SDE's fields, same names and ids).
+    ``$PORT_STAT``'s ``$FramesReceivedOK`` counts a frame once the pipe has processed it,
+    which is how a driver knows the switch is done with what it sent."""
     dev_port_ann = [{"name": "$bfrt_port_type_class", "value": "dev_port"}]
     mgid = {
         "name": "$pre.mgid", "id": PRE_MGID_ID, "table_type": "PreMgid", "size": 65536,
@@ -230,7 +239,17 @@ def fixed_schema(nports: int = 512) -> dict:
             _singleton(26, "$PORT_NAME", {"type": "string"}, read_only=True),
         ],
         "supported_operations": [], "attributes": ["port_status_notif_cb"]}
-    return {"tables": [mgid, node, port]}
+    stat = {
+        "name": "$PORT_STAT", "id": PORT_STAT_TABLE_ID, "table_type": "PortStat",
+        "size": nports,
+        "key": [dict(_key(1, "$DEV_PORT", "Exact", {"type": "uint32"}, mandatory=True),
+                     annotations=dev_port_ann)],
+        "data": [
+            _singleton(1, "$FramesReceivedOK", {"type": "uint64", "default_value": 0}),
+            _singleton(33, "$FramesTransmittedOK", {"type": "uint64", "default_value": 0}),
+        ],
+        "supported_operations": [], "attributes": []}
+    return {"tables": [mgid, node, port, stat]}
 
 
 def dumps(doc: dict) -> bytes:

@@ -81,6 +81,8 @@ class PortState:
     up: bool = True
     speed: str = "BF_SPEED_10G"
     fec: str = "BF_FEC_TYP_NONE"
+    rx: int = 0          # frames the pipe has processed from this port
+    tx: int = 0          # frames sent out of it
 
 
 @dataclass
@@ -160,7 +162,8 @@ class SoftDevice:
         t = self.table(te.table_id)
         handler = {"MatchAction_Direct": self._write_match, "Register": self._write_register,
                    "Counter": self._write_counter, "PreNode": self._write_pre_node,
-                   "PreMgid": self._write_pre_mgid, "PortConfigure": self._write_port}[t.table_type]
+                   "PreMgid": self._write_pre_mgid, "PortConfigure": self._write_port,
+                   "PortStat": self._write_port_stat}[t.table_type]
         with self.lock:
             try:
                 handler(t, update.type, te)
@@ -180,7 +183,8 @@ class SoftDevice:
                     reader = {"MatchAction_Direct": self._read_match,
                               "Register": self._read_register, "Counter": self._read_counter,
                               "PreNode": self._read_pre_node, "PreMgid": self._read_pre_mgid,
-                              "PortConfigure": self._read_port}[t.table_type]
+                              "PortConfigure": self._read_port,
+                              "PortStat": self._read_port_stat}[t.table_type]
                     return list(reader(t, te))
                 if kind == "table_usage":
                     return [self._read_usage(entity.table_usage)]
@@ -195,15 +199,26 @@ class SoftDevice:
                           f"softswitch (table_entry, table_usage, object_id)")
 
     # ------------------------------------------------------------------ data path
-    def inject(self, port: int, frame: bytes, timestamp_ns: int):
+    def inject(self, port: int, frame: bytes, timestamp_ns: int, queue_depth: int = 0):
         """Run one frame; frames to disabled or down ports are dropped."""
         st = self.ports.get(port)
         if st is not None and not (st.enabled and st.up):
             return []
         with self.lock:
-            out = self.switch.inject(port, frame, timestamp_ns=timestamp_ns)
-        return [(p, f) for p, f in out
-                if (s := self.ports.get(p)) is None or (s.enabled and s.up)]
+            try:
+                out = self.switch.inject(port, frame, timestamp_ns=timestamp_ns,
+                                         queue_depth=queue_depth)
+            finally:
+                if st is not None:
+                    st.rx += 1
+            sent = []
+            for p, f in out:
+                s = self.ports.get(p)
+                if s is None or (s.enabled and s.up):
+                    sent.append((p, f))
+                    if s is not None:
+                        s.tx += 1
+        return sent
 
     def set_port_up(self, port: int, up: bool) -> None:
         st = self.ports[port]
@@ -380,6 +395,8 @@ class SoftDevice:
             df.stream = encode_int(v & ((1 << w) - 1), w)
         if p4t.spec.has_direct_counter and not default:
             for name, v in (("$COUNTER_SPEC_BYTES", e.bytes), ("$COUNTER_SPEC_PKTS", e.packets)):
+                if name not in t.data:
+                    continue
                 df = out.data.fields.add()
                 df.field_id = t.data[name].id
                 df.stream = encode_int(v, 64)
@@ -557,6 +574,8 @@ class SoftDevice:
             kf.field_id = t.keys[0].id
             kf.exact.value = encode_int(i, 32)
             for name, v in (("$COUNTER_SPEC_BYTES", c.bytes[i]), ("$COUNTER_SPEC_PKTS", c.packets[i])):
+                if name not in t.data:
+                    continue
                 df = out.data.fields.add()
                 df.field_id = t.data[name].id
                 df.stream = encode_int(v, 64)
@@ -779,4 +798,30 @@ class SoftDevice:
                 f = d.add()
                 f.field_id = t.data[name].id
                 setattr(f, kind, v)
+            yield ent
+
+    # ------------------------------------------------------------------ $PORT_STAT
+    def _write_port_stat(self, t: TableInfo, typ, te: pb.TableEntry):
+        """Clearing: DELETE/RESET (one port, or every port without a key)."""
+        if typ not in (U.DELETE, U.RESET):
+            raise DeviceError(grpc.StatusCode.UNIMPLEMENTED,
+                              "$PORT_STAT: only clearing (DELETE or RESET) is supported")
+        p = self._fixed_key(t, te)
+        for q in ([p] if p is not None else list(self.ports)):
+            if q not in self.ports:
+                raise DeviceError(grpc.StatusCode.NOT_FOUND, f"$PORT_STAT: port {q} is not bound")
+            self.ports[q].rx = self.ports[q].tx = 0
+
+    def _read_port_stat(self, t: TableInfo, te: pb.TableEntry):
+        p = self._fixed_key(t, te)
+        if p is not None and p not in self.ports:
+            raise DeviceError(grpc.StatusCode.NOT_FOUND,
+                              f"$PORT_STAT: device port {p} is not bound; bound: {sorted(self.ports)}")
+        for q in ([p] if p is not None else sorted(self.ports)):
+            st = self.ports[q]
+            ent = self._fixed_entry(t, q)
+            for name, v in (("$FramesReceivedOK", st.rx), ("$FramesTransmittedOK", st.tx)):
+                f = ent.table_entry.data.fields.add()
+                f.field_id = t.data[name].id
+                f.stream = encode_int(v, 64)
             yield ent

@@ -91,7 +91,8 @@ class BfRuntimeServer:
         device.port_listeners.append(self._port_changed)
         self._server = grpc.server(futures.ThreadPoolExecutor(max_workers=max_workers),
                                    maximum_concurrent_rpcs=max_workers * 4,
-                                   options=[("grpc.max_send_message_length", 1 << 30),
+                                   options=[("grpc.so_reuseport", 0),
+                                            ("grpc.max_send_message_length", 1 << 30),
                                             ("grpc.max_receive_message_length", 1 << 30)])
         handlers = {
             "Write": grpc.unary_unary_rpc_method_handler(

@@ -207,3 +207,12 @@ def test_pktgen_and_ptp_types_are_declared():
     compile_with("    action pk() { pktgen_timer_header_t t; t.setValid(); t.app_id = 1;\n"
                  "        pktgen_port_down_header_t d; d.port_num = 1; pktgen_recirc_header_t r;\n"
                  "        r.key = 2; ptp_metadata_t p; p.updated_cf = 3; }\n")
+
+
+def test_program_keeps_counter_types_and_the_pipeline_name():
+    """What a bfrt.json writer needs: CounterType_t per counter, the Pipeline instance."""
+    prog = compile_with("    Counter<bit<32>, bit<8>>(4, CounterType_t.PACKETS) c;\n"
+                        "    Counter<bit<32>, bit<8>>(4, CounterType_t.BYTES) b;\n")
+    assert prog.counters["Ingress.c"].kind == "PACKETS"
+    assert prog.counters["Ingress.b"].kind == "BYTES"
+    assert prog.pipeline_name == "pipe"

@@ -4,6 +4,7 @@ link to the spec rule, the failure's diff/traces/plot, environment and categorie
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -118,3 +119,27 @@ def test_closed_loop_failure_on_the_reference_says_the_frames_match(tmp_path):
     assert {"shrunk scenario", "trace run0", "occupancy and seqs in flight"} <= names
     labels = {(label["name"], label["value"]) for label in data["labels"]}
     assert ("story", "hand-written scenarios") in labels
+
+
+def test_hypothesis_failure_shows_only_the_shrunk_examples_diff(tmp_path):
+    """Every failing example before shrinking made a diff too; the page shows the last
+    one's (hypothesis replays the shrunk example last)."""
+    result = run_suite(tmp_path, """
+        import sys
+        from hypothesis import given, settings, strategies as st
+        sys.path.insert(0, %r)
+        from broken_target import COLLISION_TRACE, DropsCollisionFlag
+        from fixtures.comparator import compare
+        from fixtures.replay import replay
+        from fixtures.trace import load_trace
+
+        @settings(max_examples=30, database=None, derandomize=True)
+        @given(n=st.integers(0, 20))
+        def test_generated(n, target):
+            switch = load_trace(COLLISION_TRACE).switches["tor0"]
+            comparison = compare(switch, replay(switch, DropsCollisionFlag(), "spec"))
+            assert n < 3 or comparison.ok, comparison.report()
+    """ % str(Path(__file__).parent), "--alluredir=allure")
+    assert result.outcomes == {"failed": 1}, result.output
+    html = _results(tmp_path)["test_generated"]["descriptionHtml"]
+    assert html.count("<h3>switch tor0</h3>") == 1

@@ -260,5 +260,6 @@ def test_port_status_changes_reach_subscribed_clients():
             assert dev.inject(0, eth(1), 0) == []      # port 1 is down
             dev.set_port_up(1, True)
             assert dev.inject(0, eth(1), 0)[0][0] == 1
+            assert c.port_frames() == {0: (2, 0), 1: (0, 1)}     # processed in, sent out
             with pytest.raises(BfRuntimeError, match="not bound to an interface"):
                 c.entry_add("$PORT", {"$DEV_PORT": 9}, None, {"$PORT_ENABLE": True})

@@ -1,0 +1,81 @@
+"""End-to-end rate of the p4sim target (p4src/atp.p4 executed by p4sim) next to the
+reference target, in the same run: gradient packets per second through the whole
+conformance closed loop (hosts, network, faults, the target as the rack switch) and
+through the bare switch (a job's windows streamed straight into the target).
+
+    python benchmarks/p4src_target.py [--seqs N] [--workers N] [--window N]
+
+Goal (issue 9): the p4sim target within 3x of the reference target.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from reference.faults import FaultPlan, RandomFaults  # noqa: E402
+from reference.scenario import Scenario  # noqa: E402
+from reference.topology import Job, Rack, Tensor, Topology  # noqa: E402
+from reference.wire import ELEMENTS, FLAG_ACK  # noqa: E402
+
+from benchmarks.reference_switch import build  # noqa: E402
+from fixtures.closed_loop import run_on_target  # noqa: E402
+from fixtures.targets import open_target  # noqa: E402
+
+
+def closed_loop_rate(target: str, workers: int, seqs: int, window: int) -> float:
+    hosts = tuple(f"w{i}" for i in range(workers)) + ("ps",)
+    scenario = Scenario(
+        topology=Topology((Rack("tor0", hosts),)),
+        jobs=(Job(1, hosts[:-1], ("ps",), window, (Tensor(9, seqs * ELEMENTS),)),),
+        seed=1, pool_size=20000,
+        faults=FaultPlan(random=RandomFaults(drop=0.01)))
+    start = time.perf_counter()
+    run = run_on_target(scenario, lambda: open_target(target))
+    elapsed = time.perf_counter() - start
+    assert run.completed, f"the scenario did not complete on target {target}"
+    gradients = sum(1 for rec in run.logs["tor0"].ingress if not rec.frame[39] & FLAG_ACK)
+    return gradients / elapsed
+
+
+def switch_rate(target: str, workers: int, seqs: int, window: int) -> float:
+    config, stream = build(workers, seqs, window)
+    driver = open_target(target)
+    driver.setup(config)
+    driver.inject(1, stream[0][1])      # warm up (p4sim: the first packet builds the pipe)
+    driver.reset()
+    driver.setup(config)
+    gradients = sum(1 for _, _, is_param in stream if not is_param)
+    start = time.perf_counter()
+    for port, frame, _ in stream:
+        driver.inject(port, frame)
+        driver.collect()
+    return gradients / (time.perf_counter() - start)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seqs", type=int, default=400)
+    parser.add_argument("--workers", type=int, default=4)
+    parser.add_argument("--window", type=int, default=32)
+    args = parser.parse_args()
+    open_target("p4sim").setup(build(2, 1, 1)[0])          # compile outside the timing
+    rates = {}
+    for target in ("reference", "p4sim"):
+        rates[target] = (switch_rate(target, args.workers, args.seqs, args.window),
+                         closed_loop_rate(target, args.workers, args.seqs, args.window))
+    ref_switch, ref_loop = rates["reference"]
+    p4_switch, p4_loop = rates["p4sim"]
+    print(f"switch only  reference {ref_switch:10,.0f} gradients/s   p4sim {p4_switch:10,.0f}"
+          f"   p4sim is {ref_switch / p4_switch:.1f}x slower")
+    print(f"closed loop  reference {ref_loop:10,.0f} gradients/s   p4sim {p4_loop:10,.0f}"
+          f"   p4sim is {ref_loop / p4_loop:.1f}x slower (goal <= 3x: "
+          f"{'met' if ref_loop / p4_loop <= 3 else 'NOT met'})")
+
+
+if __name__ == "__main__":
+    main()

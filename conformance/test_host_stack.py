@@ -1,0 +1,224 @@
+"""The host stack on real interfaces (spec sections 6, 7 and 10).
+
+Workers and PSes run as processes in network namespaces, cabled by veths to the
+softswitch (``--target=softswitch``) or, on any other target, to a Linux bridge (no
+aggregation in the middle: every packet reaches the PS as a partial, which ATP must
+handle anyway). Each test runs a corpus scenario, judges the processes' results with the
+reference oracle (exact quantized sums), and judges the frames captured at the switch
+ports (pcap in the artifacts). Faults come from the kernel (netem) where it has it, else
+from the userspace relay; the run's summary says which.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from reference.oracle import check_seq, expected_seqs
+from reference.quantize import quantize
+from reference.scenario import Scenario
+from reference.wire import (
+    ELEMENTS, FLAG_ACK, FLAG_OVERFLOW, FLAG_RESEND, WireError, decode,
+)
+
+from host_stack.capture import read_pcap
+from host_stack.netns import unavailable_reason
+from host_stack.session import HostRun, run_on_testbed, softswitch_available
+
+ROOT = Path(__file__).resolve().parents[1]
+SCENARIOS = ROOT / "fixtures" / "corpus" / "scenarios"
+ARTIFACTS = Path(os.environ.get("ATP_ARTIFACTS_DIR", ROOT / "reports" / "artifacts"))
+
+
+@pytest.fixture(scope="module")
+def fabric(request) -> str:
+    reason = unavailable_reason()
+    if reason:
+        pytest.skip(f"host-stack tests need network namespaces: {reason}")
+    if request.config.getoption("--target") == "softswitch":
+        missing = softswitch_available()
+        if missing:
+            pytest.skip(f"--target=softswitch: {missing}")
+        return "softswitch"
+    return "bridge"
+
+
+def load(name: str, **changes) -> Scenario:
+    data = json.loads((SCENARIOS / f"{name}.json").read_text())
+    data.update(changes)
+    return Scenario.from_dict(data)
+
+
+def run_scenario_here(request, scenario: Scenario, fabric: str) -> HostRun:
+    workdir = ARTIFACTS / "host_stack" / request.node.name
+    run = run_on_testbed(scenario, workdir, fabric=fabric, budget_s=20)
+    print(run.summary())
+    return run
+
+
+def assert_exactly_once(run: HostRun) -> None:
+    assert run.completed, run.summary()
+    bad = run.mismatches()
+    assert not bad, "\n".join(str(m) for m in bad[:10])
+
+
+def frames_at(run: HostRun, host: str) -> list:
+    """Decoded ATP frames captured at ``host``'s switch port, in order."""
+    out = []
+    for _, frame in read_pcap(run.pcaps[host]):
+        try:
+            out.append(decode(frame))
+        except WireError:
+            continue
+    return out
+
+
+def worker_hosts(scenario: Scenario):
+    for job in scenario.jobs:
+        for w, host in enumerate(job.workers):
+            yield job, w, host
+
+
+def assert_wire_carries_gradients(run: HostRun) -> int:
+    """Every first transmission of an integer seq carries the worker's own bit, the
+    job's fan_in and q(x) of its gradient (the release's worker does not: 9.3)."""
+    scenario = run.scenario
+    checked = 0
+    for job, w, host in worker_hosts(scenario):
+        base = 0
+        seq_info = {}
+        for tensor in job.tensors:
+            data = scenario.tensor_data(job, tensor)[w]
+            padded = np.zeros(tensor.packets * ELEMENTS, np.float32)
+            padded[:tensor.length] = data
+            for s in range(tensor.packets):
+                seq_info[(base + s) % 0xFFFF + 1] = padded[s * ELEMENTS:(s + 1) * ELEMENTS]
+            base += tensor.packets
+        for p in frames_at(run, host):
+            if p.app_id != job.app_id or p.flags & (FLAG_ACK | FLAG_RESEND | FLAG_OVERFLOW):
+                continue
+            if p.eth_src != scenario.topology.host_mac(host):
+                continue
+            assert p.bitmap == 1 << w and p.fan_in == job.fan_in, p
+            expected = quantize(seq_info[p.seq], job.scale)
+            assert np.array_equal(p.values, expected), f"{host} seq {p.seq}: values"
+            checked += 1
+    return checked
+
+
+def assert_window_respected(run: HostRun) -> None:
+    """Spec 7: a worker sends a new seq s > S only after the parameter packet of
+    s - S has passed its switch port."""
+    scenario = run.scenario
+    for job, w, host in worker_hosts(scenario):
+        acked: set[int] = set()
+        first_seq = 1
+        for p in frames_at(run, host):
+            if p.app_id != job.app_id:
+                continue
+            if p.flags & FLAG_ACK:
+                if not (p.flags & FLAG_OVERFLOW and not p.flags & FLAG_RESEND):
+                    acked.add(p.seq)
+                continue
+            if p.eth_src != scenario.topology.host_mac(host) or p.flags & FLAG_RESEND:
+                continue
+            if p.seq - first_seq >= job.window:
+                assert p.seq - job.window in acked, (
+                    f"{host} sent seq {p.seq} before the parameter packet of seq "
+                    f"{p.seq - job.window} passed its port (window S={job.window})")
+
+
+def parameter_values_at_ps(run: HostRun) -> int:
+    """Every parameter packet leaving a PS carries the exact sum of its seq."""
+    scenario = run.scenario
+    checked = 0
+    for job in scenario.jobs:
+        by_seq = {}
+        base = 0
+        for tensor in job.tensors:
+            for s, exp in enumerate(expected_seqs(scenario, job.app_id, tensor.key), 1):
+                by_seq[(tensor.key, (base + s - 1) % 0xFFFF + 1)] = exp
+            base += tensor.packets
+        for ps in job.pses:
+            for p in frames_at(run, ps):
+                is_parameter = p.flags & FLAG_ACK and not (
+                    p.flags & FLAG_OVERFLOW and not p.flags & FLAG_RESEND)
+                if p.app_id != job.app_id or not is_parameter:
+                    continue
+                float_mode = bool(p.flags & FLAG_OVERFLOW)
+                raw = p.values.view(np.float32) if float_mode else p.values
+                reason = check_seq(by_seq[(p.key, p.seq)], float_mode, raw)
+                assert reason is None, f"parameter packet key {p.key} seq {p.seq}: {reason}"
+                checked += 1
+    return checked
+
+
+def test_exactly_once_with_targeted_parameter_loss(request, fabric):
+    """parameter-loss: the 2nd parameter packet to h1 and the 5th toward the switch are
+    dropped, and the first resend too; every worker still gets every exact sum once."""
+    run = run_scenario_here(request, load("parameter-loss"), fabric)
+    assert_exactly_once(run)
+    assert run.faults.mode in ("relay", "netem")
+    assert run.counter("resends") > 0, "the dropped parameter packets must cause resends"
+    assert assert_wire_carries_gradients(run) > 0
+    assert_window_respected(run)
+    assert parameter_values_at_ps(run) >= 10
+
+
+def test_exactly_once_under_random_loss_duplication_reordering(request, fabric):
+    faults = {"random": {"drop": 0.05, "duplicate": 0.05, "reorder": 0.05,
+                         "reorder_delay_ns": 300_000}}
+    scenario = load("parameter-loss", faults=faults, seed=29)
+    run = run_scenario_here(request, scenario, fabric)
+    assert_exactly_once(run)
+    assert_window_respected(run)
+    parameter_values_at_ps(run)
+
+
+def test_overflow_worker_threshold_goes_float(request, fabric):
+    """Inputs above the worker threshold travel in float mode (spec 3) and the float
+    sums come back within float32 rounding."""
+    run = run_scenario_here(request, load("overflow-worker-threshold"), fabric)
+    assert_exactly_once(run)
+    floats = [p for _, _, h in worker_hosts(run.scenario) for p in frames_at(run, h)
+              if not p.flags & FLAG_ACK and p.flags & FLAG_OVERFLOW]
+    assert floats, "no float-mode gradient frame was captured"
+
+
+def test_overflow_of_the_sum_falls_back_through_a_float_request(request, fabric):
+    """Integer inputs whose sum leaves int32: the aggregate saturates (switch) or the PS
+    sum reaches the bound (bridge); either way the PS sends a float request (ack +
+    overflow, resend clear) and the workers resend in float mode (spec 6)."""
+    run = run_scenario_here(request, load("overflow-switch-saturation"), fabric)
+    assert_exactly_once(run)
+    ps_host = run.scenario.jobs[0].pses[0]
+    frames = frames_at(run, ps_host)
+    requests = [p for p in frames if p.flags & FLAG_ACK and p.flags & FLAG_OVERFLOW
+                and not p.flags & FLAG_RESEND]
+    assert requests, "no float request left the PS"
+    float_resends = [p for _, _, h in worker_hosts(run.scenario) for p in frames_at(run, h)
+                     if not p.flags & FLAG_ACK and p.flags & FLAG_OVERFLOW
+                     and p.flags & FLAG_RESEND]
+    assert float_resends, "no worker resent in float mode after the float request"
+
+
+def test_isolation_and_liveness_three_jobs_lossy(request, fabric):
+    """collisions-small-pool: three jobs share the fabric under random faults; each
+    job completes (liveness) with its own exact sums (isolation), and every gradient a
+    host sends carries a job it works for with its own worker bit in that job."""
+    run = run_scenario_here(request, load("collisions-small-pool"), fabric)
+    assert_exactly_once(run)
+    bits = defaultdict(dict)
+    for job, w, host in worker_hosts(run.scenario):
+        bits[host][job.app_id] = 1 << w
+    for host, allowed in bits.items():
+        mac = run.scenario.topology.host_mac(host)
+        sent = [p for p in frames_at(run, host) if not p.flags & FLAG_ACK and p.eth_src == mac]
+        assert {p.app_id for p in sent} == set(allowed), host
+        for p in sent:
+            assert p.bitmap == allowed[p.app_id], f"{host}: {p}"

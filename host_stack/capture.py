@@ -1,0 +1,96 @@
+"""Capture the ATP frames crossing switch ports into one pcap per port.
+
+``python -m host_stack.capture --dir D --iface p1 --iface p2`` runs in the fabric
+namespace (tcpdump is not needed): an AF_PACKET socket per port sees both directions,
+frames go to ``D/<iface>.pcap`` (nanosecond timestamps, Ethernet link type) and
+``D/ready`` appears once every socket is open. SIGTERM drains and closes the files.
+"""
+
+from __future__ import annotations
+
+import argparse
+import select
+import signal
+import struct
+import time
+from pathlib import Path
+
+from host_stack.link import PacketLink
+
+CAPTURE_MODULE = "host_stack.capture"
+PCAP_NS_MAGIC = 0xA1B23C4D
+LINKTYPE_ETHERNET = 1
+
+
+class PcapWriter:
+    """A minimal pcap writer (nanosecond variant) for whole Ethernet frames."""
+
+    def __init__(self, path: Path):
+        self.file = open(path, "wb")
+        self.file.write(struct.pack("<IHHiIII", PCAP_NS_MAGIC, 2, 4, 0, 0, 65535,
+                                    LINKTYPE_ETHERNET))
+        self.frames = 0
+
+    def write(self, frame: bytes, time_ns: int) -> None:
+        sec, nsec = divmod(time_ns, 1_000_000_000)
+        self.file.write(struct.pack("<IIII", sec, nsec, len(frame), len(frame)))
+        self.file.write(frame)
+        self.frames += 1
+
+    def close(self) -> None:
+        self.file.close()
+
+
+def read_pcap(path: Path) -> list[tuple[int, bytes]]:
+    """(time_ns, frame) of every record of a pcap this module wrote (or any ns/µs pcap)."""
+    data = Path(path).read_bytes()
+    magic = struct.unpack_from("<I", data, 0)[0]
+    if magic not in (PCAP_NS_MAGIC, 0xA1B2C3D4):
+        raise ValueError(f"{path}: not a little-endian pcap (magic {magic:#x})")
+    scale = 1 if magic == PCAP_NS_MAGIC else 1000
+    records = []
+    at = 24
+    while at + 16 <= len(data):
+        sec, frac, incl, _ = struct.unpack_from("<IIII", data, at)
+        at += 16
+        records.append((sec * 1_000_000_000 + frac * scale, data[at:at + incl]))
+        at += incl
+    return records
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m host_stack.capture")
+    parser.add_argument("--dir", required=True)
+    parser.add_argument("--iface", action="append", required=True)
+    args = parser.parse_args(argv)
+    out = Path(args.dir)
+    out.mkdir(parents=True, exist_ok=True)
+    links = [PacketLink(i, see_outgoing=True) for i in args.iface]
+    writers = {link.fileno(): (link, PcapWriter(out / f"{link.iface}.pcap"))
+               for link in links}
+    stopping = []
+    signal.signal(signal.SIGTERM, lambda *a: stopping.append(1))
+    signal.signal(signal.SIGINT, lambda *a: stopping.append(1))
+    (out / "ready").touch()
+    try:
+        while True:
+            try:
+                ready, _, _ = select.select(list(writers), [], [], 0.05)
+            except InterruptedError:
+                ready = []
+            if stopping and not ready:
+                break
+            for fd in ready:
+                link, writer = writers[fd]
+                now = time.time_ns()
+                for frame in link.recv_batch(0):
+                    writer.write(frame, now)
+    finally:
+        for link, writer in writers.values():
+            writer.close()
+            link.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,181 @@
+"""Network namespaces and veths for a host-stack run, always removed afterwards.
+
+Layout: each host gets a namespace ``<prefix>-<host>`` holding ``eth0`` (with the MAC the
+topology gives it), cabled by a veth to port ``p<n>`` in the fabric namespace
+``<prefix>-fab`` (``p<n>`` carries the run's random token too: the softswitch locks
+its ports by interface name across namespaces). The fabric either joins the ports with a Linux bridge (no switch: the
+PS aggregates every worker's packets itself) or leaves them to a switch process started
+inside it. A host whose link carries a userspace fault relay gets a second veth: its
+``eth0`` is cabled to ``h<n>`` and the relay splices ``h<n>`` to ``x<n>``, whose peer is
+the port ``p<n>``. Deleting the namespaces deletes every veth, so cleanup cannot leak
+interfaces; :func:`sweep` removes what a killed run left behind.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import shutil
+import signal
+import subprocess
+from pathlib import Path
+
+TAG = "hostst"
+
+
+class NamespaceError(RuntimeError):
+    """Namespaces or veths could not be created; the message says what failed."""
+
+
+def _ip(*args: str) -> None:
+    result = subprocess.run(["ip", *args], capture_output=True, text=True)
+    if result.returncode:
+        raise NamespaceError(f"`ip {' '.join(args)}` failed: {result.stderr.strip()}")
+
+
+def unavailable_reason() -> str | None:
+    """Why namespaces cannot be made here (None if they can)."""
+    if shutil.which("ip") is None:
+        return "the `ip` tool (iproute2) is not installed"
+    if os.geteuid() != 0:
+        return "network namespaces need root (run as root or with CAP_SYS_ADMIN)"
+    name = f"{TAG}-probe-{secrets.token_hex(3)}"
+    result = subprocess.run(["ip", "netns", "add", name], capture_output=True, text=True)
+    if result.returncode:
+        return f"`ip netns add` failed: {result.stderr.strip()}"
+    subprocess.run(["ip", "netns", "del", name], capture_output=True)
+    return None
+
+
+def sweep(prefix: str = TAG) -> list[str]:
+    """Delete namespaces left behind by killed runs whose names start with ``prefix-``."""
+    listing = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True)
+    removed = []
+    for line in listing.stdout.splitlines():
+        name = line.split()[0] if line.split() else ""
+        if name.startswith(prefix + "-"):
+            subprocess.run(["ip", "netns", "del", name], capture_output=True)
+            removed.append(name)
+    return removed
+
+
+class Testbed:
+    """Namespaces for ``hosts`` (name → MAC) joined at the fabric; a context manager.
+
+    ``relayed``: hosts whose link gets a userspace fault relay (see module docstring).
+    ``bridge``: join the ports with a Linux bridge (False: a switch process will).
+    """
+
+    def __init__(self, hosts: dict[str, bytes], *, bridge: bool = True,
+                 relayed: frozenset[str] = frozenset(), tag: str = TAG):
+        self.hosts = dict(hosts)
+        self.bridge = bridge
+        self.relayed = relayed
+        self.token = secrets.token_hex(3)
+        self.prefix = f"{tag}-{self.token}"
+        self.fabric = f"{self.prefix}-fab"
+        self.port_of = {h: i + 1 for i, h in enumerate(self.hosts)}
+        self.namespaces: list[str] = []
+        self.processes: list[subprocess.Popen] = []
+
+    # -- names ----------------------------------------------------------------------
+    def namespace(self, host: str) -> str:
+        return f"{self.prefix}-{host}"
+
+    def port(self, host: str) -> str:
+        """The fabric-side interface the switch (or bridge) sees for ``host``."""
+        return f"p{self.port_of[host]}{self.token}"
+
+    def relay_ends(self, host: str) -> tuple[str, str]:
+        """(host side, switch side) interfaces the fault relay of ``host`` splices."""
+        n = self.port_of[host]
+        return f"h{n}{self.token}", f"x{n}{self.token}"
+
+    @property
+    def ports(self) -> list[str]:
+        return [self.port(h) for h in self.hosts]
+
+    # -- life cycle -----------------------------------------------------------------
+    def __enter__(self) -> "Testbed":
+        try:
+            self.create()
+        except BaseException:
+            self.destroy()
+            raise
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.destroy()
+
+    def create(self) -> None:
+        fab = self.fabric
+        _ip("netns", "add", fab)
+        self.namespaces.append(fab)
+        _ip("-n", fab, "link", "set", "lo", "up")
+        if self.bridge:
+            _ip("-n", fab, "link", "add", "br0", "type", "bridge")
+            _ip("-n", fab, "link", "set", "br0", "up")
+        for host, mac in self.hosts.items():
+            ns = self.namespace(host)
+            _ip("netns", "add", ns)
+            self.namespaces.append(ns)
+            port = self.port(host)
+            if host in self.relayed:
+                inner, outer = self.relay_ends(host)
+                _ip("link", "add", inner, "netns", fab, "type", "veth",
+                    "peer", "name", "eth0", "netns", ns)
+                _ip("link", "add", outer, "netns", fab, "type", "veth",
+                    "peer", "name", port, "netns", fab)
+                for name in (inner, outer):
+                    _ip("-n", fab, "link", "set", name, "up")
+            else:
+                _ip("link", "add", port, "netns", fab, "type", "veth",
+                    "peer", "name", "eth0", "netns", ns)
+            _ip("-n", ns, "link", "set", "eth0", "address", mac.hex(":"))
+            _ip("-n", ns, "link", "set", "eth0", "up")
+            _ip("-n", ns, "link", "set", "lo", "up")
+            if self.bridge:
+                _ip("-n", fab, "link", "set", port, "master", "br0")
+            _ip("-n", fab, "link", "set", port, "up")
+
+    def destroy(self) -> None:
+        """Stop every process started here (SIGTERM, so a switch wrapper stops its
+        daemon; SIGKILL after a grace period), then delete the namespaces (and veths)."""
+        for proc in self.processes:
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+        for proc in self.processes:
+            try:
+                proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                proc.send_signal(signal.SIGKILL)
+        for proc in self.processes:
+            try:
+                proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                pass
+        self.processes.clear()
+        for ns in reversed(self.namespaces):
+            subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+        self.namespaces.clear()
+
+    # -- running programs -------------------------------------------------------------
+    def popen(self, where: str, argv: list[str], log: Path | None = None,
+              env: dict[str, str] | None = None) -> subprocess.Popen:
+        """Start ``argv`` in the namespace of host ``where`` (or the fabric, for
+        ``where == "fabric"``); stdout and stderr go to ``log``."""
+        ns = self.fabric if where == "fabric" else self.namespace(where)
+        out = open(log, "wb") if log else subprocess.DEVNULL
+        try:
+            proc = subprocess.Popen(["ip", "netns", "exec", ns, *argv], stdout=out,
+                                    stderr=subprocess.STDOUT, env=env)
+        finally:
+            if log:
+                out.close()
+        self.processes.append(proc)
+        return proc
+
+    def run(self, where: str, argv: list[str]) -> subprocess.CompletedProcess:
+        ns = self.fabric if where == "fabric" else self.namespace(where)
+        return subprocess.run(["ip", "netns", "exec", ns, *argv], capture_output=True,
+                              text=True)

@@ -1,0 +1,102 @@
+"""The result files host processes write, so that tests judge any host stack alike.
+
+A worker writes one JSON object::
+
+    {"host": "h1", "app_id": 1, "worker": 0, "elapsed_s": 0.12, "completed": true,
+     "counters": {...},
+     "tensors": {"<key>": [{"float_mode": false, "ecn": false,
+                            "values": [62 int32]}, ...one per seq...]}}
+
+``values`` are the aggregate as on the wire: int32 sums, or in float mode the float32
+bit patterns read as int32 (so the file is exact). An external host stack that writes
+this format is judged by the same tests (see ``fixtures/testbeds`` ``host_stack``).
+A host that is a worker of several jobs writes ``{"jobs": [<one object per job>]}``.
+A PS writes ``{"host", "app_id", "ps_index", "counters", "completed_seqs"}``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from reference.ps import ParameterServer
+from reference.worker import SeqOutcome, Worker
+
+
+class ResultError(ValueError):
+    """A result file that is missing or malformed; names the file and the field."""
+
+
+def write_json_atomically(path: Path, data: dict) -> None:
+    """Write via a temporary file and rename: a reader never sees half a file."""
+    path = Path(path)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(data))
+    os.replace(tmp, path)
+
+
+def worker_result(worker: Worker, host: str, elapsed_s: float) -> dict:
+    tensors = {}
+    for key, progress in worker.done.items():
+        seqs = []
+        for s in range(1, progress.packets + 1):
+            outcome = progress.acked[s]
+            raw = np.asarray(outcome.raw)
+            bits = raw.view(np.int32) if outcome.float_mode else raw.astype(np.int32)
+            seqs.append({"float_mode": outcome.float_mode, "ecn": outcome.ecn,
+                         "values": [int(v) for v in bits]})
+        tensors[str(key)] = seqs
+    return {"host": host, "app_id": worker.job.app_id, "worker": worker.w,
+            "elapsed_s": elapsed_s, "completed": worker.finished,
+            "counters": dict(worker.counters), "tensors": tensors}
+
+
+def ps_result(ps: ParameterServer, host: str) -> dict:
+    return {"host": host, "app_id": ps.job.app_id, "ps_index": ps.ps_index,
+            "counters": dict(ps.counters), "completed_seqs": len(ps.completed())}
+
+
+@dataclass
+class WorkerResult:
+    app_id: int
+    worker: int
+    completed: bool
+    elapsed_s: float
+    counters: dict
+    outcomes: dict[int, list[SeqOutcome]]
+
+
+def read_worker_results(path: Path) -> list[WorkerResult]:
+    """The result(s) in one worker file (one per job the host works for)."""
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text())
+    except FileNotFoundError:
+        raise ResultError(f"{path}: no result file (the worker did not finish writing "
+                          f"it; see its log next to it)") from None
+    except ValueError as exc:
+        raise ResultError(f"{path}: not JSON ({exc})") from None
+    entries = data["jobs"] if isinstance(data, dict) and "jobs" in data else [data]
+    return [_worker_entry(path, entry) for entry in entries]
+
+
+def _worker_entry(path: Path, data) -> WorkerResult:
+    try:
+        outcomes = {}
+        for key, seqs in data["tensors"].items():
+            got = []
+            for entry in seqs:
+                bits = np.asarray(entry["values"], dtype=np.int64).astype(np.int32)
+                raw = bits.view(np.float32).copy() if entry["float_mode"] else bits
+                got.append(SeqOutcome(bool(entry["float_mode"]), raw, bool(entry["ecn"])))
+            outcomes[int(key)] = got
+        return WorkerResult(int(data["app_id"]), int(data["worker"]),
+                            bool(data["completed"]), float(data["elapsed_s"]),
+                            dict(data["counters"]), outcomes)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ResultError(f"{path}: malformed worker result ({exc!r}); see the format "
+                          f"in host_stack/results.py") from None

@@ -1,0 +1,297 @@
+"""Run a scenario on real interfaces: namespaces, fabric, faults, capture, processes.
+
+``run_on_testbed`` is what the host-stack conformance tests, the benchmark and the CLI
+(``python -m host_stack.session scenario.json``) share. The fabric is a Linux bridge
+(no aggregation: every packet reaches the PS as a partial) or the softswitch running
+``p4src/atp.p4`` when ``python -m p4sim.switchd`` exists. Results are judged by the
+reference oracle (``reference.oracle``): the exact quantized sum of every seq.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import shlex
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from reference.oracle import Mismatch, check_seq, expected_seqs
+from reference.scenario import Scenario
+
+from host_stack.capture import CAPTURE_MODULE
+from host_stack.netem import FaultSetup, plan_faults
+from host_stack.netns import Testbed
+from host_stack.results import ResultError, WorkerResult, read_worker_results
+from host_stack.roles import HOST_TIMEOUT_NS
+
+PYTHON = sys.executable
+ROOT = Path(__file__).resolve().parents[1]
+EXTERNAL_PS_START_S = 3.0
+
+
+class SessionError(RuntimeError):
+    """A host-stack run that could not be carried out (processes failed to start...)."""
+
+
+@dataclass
+class HostStackCommand:
+    """Command templates for an external host stack; ours by default.
+
+    Fields filled in: ``{scenario}`` (scenario JSON, reference.scenario format),
+    ``{host}`` (this process's host name in it), ``{iface}`` (always eth0 in the host's
+    namespace), ``{out}`` (where to write the result JSON, format in
+    host_stack/results.py), ``{ready}`` (a file to touch once listening; a PS template
+    without it gets a fixed start-up delay), ``{timeout_us}``, ``{budget_s}``. A worker
+    exits 0 when all its tensors completed; a PS serves until SIGTERM."""
+
+    worker: str = (f"{shlex.quote(PYTHON)} -m host_stack.worker --scenario {{scenario}} "
+                   f"--host {{host}} --iface {{iface}} --out {{out}} --ready {{ready}} "
+                   f"--timeout-us {{timeout_us}} --budget-s {{budget_s}}")
+    ps: str = (f"{shlex.quote(PYTHON)} -m host_stack.ps --scenario {{scenario}} "
+               f"--host {{host}} --iface {{iface}} --out {{out}} --ready {{ready}} "
+               f"--budget-s {{budget_s}}")
+    name: str = "host_stack (ours)"
+
+    @classmethod
+    def from_testbed(cls, templates: dict[str, str], name: str) -> "HostStackCommand":
+        return cls(worker=templates["worker"], ps=templates["ps"], name=name)
+
+    def argv(self, template: str, **fields) -> list[str]:
+        try:
+            return shlex.split(template.format(**fields))
+        except (KeyError, IndexError) as exc:
+            raise SessionError(f"host stack command template {template!r} names an "
+                               f"unknown field {exc}; known: {', '.join(fields)}") from None
+
+
+@dataclass
+class HostRun:
+    scenario: Scenario
+    fabric: str                              # "bridge" or "softswitch"
+    faults: FaultSetup
+    workdir: Path
+    elapsed_s: float
+    worker_results: dict[tuple[int, int], WorkerResult] = field(default_factory=dict)
+    worker_status: dict[str, int] = field(default_factory=dict)
+    ps_results: dict[str, dict] = field(default_factory=dict)
+    pcaps: dict[str, Path] = field(default_factory=dict)   # host -> its switch port's pcap
+    errors: list[str] = field(default_factory=list)
+    probe: dict = field(default_factory=dict)
+
+    @property
+    def completed(self) -> bool:
+        return (not self.errors and all(c == 0 for c in self.worker_status.values())
+                and all(r.completed for r in self.worker_results.values()))
+
+    def mismatches(self) -> list[Mismatch]:
+        """Every worker's every seq against the exact sum (spec 10, exactly-once)."""
+        out: list[Mismatch] = []
+        for job in self.scenario.jobs:
+            for tensor in job.tensors:
+                expected = expected_seqs(self.scenario, job.app_id, tensor.key)
+                for w in range(job.fan_in):
+                    result = self.worker_results.get((job.app_id, w))
+                    got = None if result is None else result.outcomes.get(tensor.key)
+                    if got is None:
+                        out.append(Mismatch(job.app_id, w, tensor.key, 0,
+                                            "tensor never completed"))
+                        continue
+                    for s, (exp, outcome) in enumerate(zip(expected, got), start=1):
+                        reason = check_seq(exp, outcome.float_mode, outcome.raw)
+                        if reason:
+                            out.append(Mismatch(job.app_id, w, tensor.key, s, reason))
+        return out
+
+    def counter(self, name: str) -> int:
+        return sum(r.counters.get(name, 0) for r in self.worker_results.values())
+
+    def summary(self) -> str:
+        packets = sum(t.packets * j.fan_in for j in self.scenario.jobs for t in j.tensors)
+        lines = [f"host-stack run of {self.scenario.name or 'scenario'} over the "
+                 f"{self.fabric}: {len(self.worker_results)} worker(s), {packets} "
+                 f"gradient packets, {self.elapsed_s:.2f} s, faults: {self.faults.describe()}"]
+        for name in ("resends", "hole_resends", "timeout_resends", "float_packets",
+                     "float_requests", "remaps", "window_halved"):
+            lines.append(f"  worker {name}: {self.counter(name)}")
+        lines += [f"  error: {e}" for e in self.errors]
+        return "\n".join(lines)
+
+
+def softswitch_available() -> str | None:
+    """None when the softswitch can sit in the middle here, else what is missing: the
+    daemon (``python -m p4sim.switchd``), the program ``p4src/atp.p4`` and its control
+    plane (``p4src.control``), and this package's driver for them."""
+    for module, what in (("p4sim.switchd.__main__", "the softswitch daemon "
+                          "(python -m p4sim.switchd, issue 10)"),
+                         ("p4src.control", "the ATP control plane (p4src/control, issue 9)"),
+                         ("host_stack.switch", "the host stack's softswitch driver")):
+        try:
+            found = importlib.util.find_spec(module) is not None
+        except ImportError:
+            found = False
+        if not found:
+            return f"{what} is not in this tree"
+    if not (ROOT / "p4src" / "atp.p4").exists():
+        return "p4src/atp.p4 (issue 9) is not in this tree"
+    return None
+
+
+def run_on_testbed(scenario: Scenario, workdir: Path, *, fabric: str = "bridge",
+                   capture: bool = True, budget_s: float = 20.0,
+                   timeout_us: int | None = None,
+                   command: HostStackCommand | None = None,
+                   fault_mode: str = "auto", progress=None,
+                   probe: Callable[[Testbed, Path], dict] | None = None) -> HostRun:
+    """Run ``scenario`` with one process per host role; always cleans up.
+
+    ``probe(testbed, workdir)`` runs once the fabric is up, before any host starts (the
+    benchmark measures raw AF_PACKET rates on the same veths with it); its result is
+    ``run.probe``."""
+    if fabric not in ("bridge", "softswitch"):
+        raise SessionError(f"fabric {fabric!r}: expected 'bridge' or 'softswitch'")
+    if fabric == "softswitch":
+        from host_stack.switch import start_softswitch  # only when asked for
+    command = command or HostStackCommand()
+    if timeout_us is None:  # a software switch adds a P4 interpreter to the round trip
+        timeout_us = HOST_TIMEOUT_NS // 1000 * (4 if fabric == "softswitch" else 1)
+    workdir = Path(workdir)
+    workdir.mkdir(parents=True, exist_ok=True)
+    scenario_path = workdir / "scenario.json"
+    scenario_path.write_text(json.dumps(scenario.to_dict(), indent=1))
+    topo = scenario.topology
+    if len(topo.racks) != 1:
+        raise SessionError("the host-stack testbed has one rack (one fabric); this "
+                           f"scenario has {len(topo.racks)}")
+    hosts = {h: topo.host_mac(h) for h in topo.hosts}
+    faults = plan_faults(scenario, mode=fault_mode)
+    workers = [(h, j) for j in scenario.jobs for h in j.workers]
+    pses = [(h, j) for j in scenario.jobs for h in j.pses]
+    run = HostRun(scenario, fabric, faults, workdir, 0.0)
+    with Testbed(hosts, bridge=(fabric == "bridge"), relayed=faults.relayed_hosts) as bed:
+        port_pcaps = {h: workdir / "pcap" / f"{bed.port(h)}.pcap" for h in hosts}
+        helpers = []
+        if fabric == "softswitch":
+            helpers.append(start_softswitch(bed, scenario, workdir))
+        helpers += faults.start(bed, workdir)
+        if probe is not None:
+            run.probe = probe(bed, workdir)
+        if capture:
+            argv = [PYTHON, "-m", CAPTURE_MODULE, "--dir", str(workdir / "pcap")]
+            for host in hosts:
+                argv += ["--iface", bed.port(host)]
+            helpers.append(bed.popen("fabric", argv, workdir / "capture.log"))
+        fields = dict(scenario=str(scenario_path), iface="eth0", timeout_us=timeout_us,
+                      budget_s=budget_s)
+        ps_procs = {}
+        for host in dict.fromkeys(h for h, _ in pses):
+            argv = command.argv(command.ps, host=host, out=str(workdir / f"{host}.ps.json"),
+                                ready=str(workdir / f"{host}.ready"), **fields)
+            ps_procs[host] = bed.popen(host, argv, workdir / f"{host}.ps.log")
+        if "{ready}" in command.ps:
+            _wait_ready(run, [workdir / f"{h}.ready" for h in ps_procs], ps_procs, budget_s)
+        else:  # an external PS that cannot say when it listens: give it time to start
+            time.sleep(EXTERNAL_PS_START_S)
+        if capture:
+            _wait_capture(run, workdir / "pcap", len(hosts))
+        started = time.monotonic()
+        worker_procs = {}
+        for host in dict.fromkeys(h for h, _ in workers):
+            argv = command.argv(command.worker, host=host,
+                                out=str(workdir / f"{host}.worker.json"),
+                                ready=str(workdir / f"{host}.wready"), **fields)
+            worker_procs[host] = bed.popen(host, argv, workdir / f"{host}.worker.log")
+        deadline = time.monotonic() + budget_s + 10
+        for host, proc in worker_procs.items():
+            try:
+                run.worker_status[host] = proc.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except Exception:
+                run.worker_status[host] = -9
+                run.errors.append(f"worker {host} did not exit within the budget")
+            if progress:
+                progress(host)
+        run.elapsed_s = time.monotonic() - started
+        time.sleep(0.05)  # let late frames reach the capture
+        for proc in [*ps_procs.values(), *helpers]:
+            if proc.poll() is None:
+                proc.terminate()
+        for host, proc in ps_procs.items():
+            try:
+                proc.wait(timeout=5)
+            except Exception:
+                run.errors.append(f"PS {host} did not stop on SIGTERM")
+        for proc in helpers:
+            try:
+                proc.wait(timeout=5)
+            except Exception:
+                pass
+    for host in dict.fromkeys(h for h, _ in workers):
+        try:
+            results = read_worker_results(workdir / f"{host}.worker.json")
+        except ResultError as exc:
+            run.errors.append(str(exc))
+            continue
+        for result in results:
+            run.worker_results[(result.app_id, result.worker)] = result
+    for host in dict.fromkeys(h for h, _ in pses):
+        path = workdir / f"{host}.ps.json"
+        if path.exists():
+            run.ps_results[host] = json.loads(path.read_text())
+    if capture:
+        run.pcaps = {h: p for h, p in port_pcaps.items() if p.exists()}
+    return run
+
+
+def _wait_ready(run: HostRun, files: list[Path], procs: dict, budget_s: float) -> None:
+    deadline = time.monotonic() + min(budget_s, 30)
+    while not all(f.exists() for f in files):
+        for host, proc in procs.items():
+            if proc.poll() is not None:
+                raise SessionError(f"PS on {host} exited with {proc.returncode} before it "
+                                   f"was ready; see {run.workdir / (host + '.ps.log')}")
+        if time.monotonic() > deadline:
+            raise SessionError("PS processes did not open their sockets in time")
+        time.sleep(0.01)
+
+
+def _wait_capture(run: HostRun, pcap_dir: Path, ports: int) -> None:
+    deadline = time.monotonic() + 15
+    while not (pcap_dir / "ready").exists():
+        if time.monotonic() > deadline:
+            raise SessionError(f"the capture did not start; see {run.workdir}/capture.log")
+        time.sleep(0.01)
+
+
+def main(argv: list[str] | None = None) -> int:
+    from host_stack.cli import load_scenario
+    parser = argparse.ArgumentParser(prog="python -m host_stack.session",
+                                     description="Run a scenario on namespaces and veths "
+                                     "and check every seq against the exact sum.")
+    parser.add_argument("scenario")
+    parser.add_argument("--workdir", default="reports/artifacts/host_stack/session")
+    parser.add_argument("--fabric", choices=("auto", "bridge", "softswitch"), default="auto")
+    parser.add_argument("--faults", choices=("auto", "netem", "relay"), default="auto",
+                        help="how the scenario's fault plan is applied (default: netem "
+                        "when the kernel has it and the plan fits, else the relay)")
+    parser.add_argument("--budget-s", type=float, default=30.0)
+    args = parser.parse_args(argv)
+    fabric = args.fabric
+    if fabric == "auto":
+        fabric = "bridge" if softswitch_available() else "softswitch"
+    run = run_on_testbed(load_scenario(args.scenario), Path(args.workdir), fabric=fabric,
+                         budget_s=args.budget_s, fault_mode=args.faults)
+    print(run.summary())
+    bad = run.mismatches()
+    for m in bad[:10]:
+        print(f"  MISMATCH {m}")
+    verdict = "exactly-once verified" if run.completed and not bad else "FAILED"
+    print(f"{verdict}: {len(bad)} mismatching seq(s); artifacts in {args.workdir}")
+    return 0 if run.completed and not bad else 1
+
+
+if __name__ == "__main__":
+    from host_stack.cli import run_main
+    run_main(main)

@@ -1,0 +1,134 @@
+"""Starting a softswitch from Python: veth pairs to cable it, and the daemon process.
+
+Used by the softswitch target, the tests and the benchmark. Everything created here is
+removed by ``close()`` (also on an exception or Ctrl-C inside a ``with`` block).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import select
+import signal
+import string
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+
+class LaunchError(Exception):
+    """The softswitch or its interfaces could not be set up; the message says why."""
+
+
+def _run(cmd: list[str]) -> subprocess.CompletedProcess:
+    return subprocess.run(cmd, capture_output=True, text=True)
+
+
+class VethPairs:
+    """``n`` veth pairs with unique names: ``switch[i]`` for the softswitch's port and
+    ``peer[i]`` for the host side (PTF, sockets). IPv6 is off on both ends so the
+    kernel sends no neighbour discovery into the switch."""
+
+    def __init__(self, n: int, tag: str = "softswitch"):
+        uid = "".join(random.choices(string.ascii_lowercase + string.digits, k=2))
+        base = f"{tag[:10]}{uid}"
+        self.switch: list[str] = []
+        self.peer: list[str] = []
+        try:
+            for i in range(n):
+                a, b = f"{base}{i:x}a", f"{base}{i:x}b"
+                r = _run(["ip", "link", "add", a, "type", "veth", "peer", "name", b])
+                if r.returncode != 0:
+                    raise LaunchError(f"cannot create veth pair {a}/{b}: "
+                                      f"{r.stderr.strip() or 'ip link add failed'} "
+                                      f"(needs root or CAP_NET_ADMIN)")
+                self.switch.append(a)
+                self.peer.append(b)
+                for name in (a, b):
+                    ipv6 = Path(f"/proc/sys/net/ipv6/conf/{name}/disable_ipv6")
+                    if ipv6.exists():
+                        ipv6.write_text("1")
+                    r = _run(["ip", "link", "set", name, "up"])
+                    if r.returncode != 0:
+                        raise LaunchError(f"cannot bring {name} up: {r.stderr.strip()}")
+        except BaseException:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        for a in self.switch:
+            if os.path.exists(f"/sys/class/net/{a}"):
+                _run(["ip", "link", "del", a])     # removes the peer too
+        self.switch, self.peer = [], []
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+class SwitchdProcess:
+    """``python -m p4sim.switchd`` as a child process; ready when it printed READY."""
+
+    def __init__(self, program: str | os.PathLike, ports: dict[int, str], *,
+                 p4_name: str | None = None, grpc_addr: str = "127.0.0.1:0",
+                 extra_args: list[str] | None = None, timeout: float = 60.0):
+        cmd = [sys.executable, "-m", "p4sim.switchd", str(program), "--grpc-addr", grpc_addr]
+        for p, iface in sorted(ports.items()):
+            cmd += ["--port", f"{p}@{iface}"]
+        if p4_name:
+            cmd += ["--p4-name", p4_name]
+        cmd += extra_args or []
+        self.cmd = cmd
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                     text=True, start_new_session=True)
+        self.address = ""
+        try:
+            self._wait_ready(timeout)
+        except BaseException:
+            self.close()
+            raise
+
+    def _wait_ready(self, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            r, _, _ = select.select([self.proc.stdout], [], [], 0.2)
+            if r:
+                line = self.proc.stdout.readline()
+                m = re.match(r"READY .*grpc=(\S+)", line)
+                if m:
+                    self.address = m.group(1)
+                    return
+            if self.proc.poll() is not None:
+                err = self.proc.stderr.read().strip()
+                raise LaunchError(f"the softswitch exited with status {self.proc.returncode}: "
+                                  f"{err.splitlines()[-1] if err else '(no message)'}")
+        raise LaunchError(f"the softswitch did not report READY within {timeout:.0f}s")
+
+    def stop(self, timeout: float = 10.0) -> tuple[int, str]:
+        """SIGTERM, wait; (exit status, stderr). Killed if it does not stop in time."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        err = self.proc.stderr.read() if self.proc.stderr else ""
+        return self.proc.returncode, err
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.stop()
+        for f in (self.proc.stdout, self.proc.stderr):
+            if f:
+                f.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()

@@ -1,0 +1,61 @@
+"""``Ingress.forwarding``: the L2 table, the job routes and the jobs' multicast groups."""
+
+from __future__ import annotations
+
+from reference.control_plane import JobRoute, SwitchConfig
+
+from p4src.control.facade import SwitchFacade
+
+L2 = "pipe.Ingress.forwarding.l2"
+JOB_ROUTE = "pipe.Ingress.forwarding.job_route"
+ROUTE = "Ingress.forwarding.route"
+SET_PORT = "Ingress.forwarding.set_port"
+
+
+class Forwarding:
+    """Owns ``l2``, ``job_route`` and the ``$pre`` groups (one node per group, node id =
+    mgid, the ports in the reference's order so copies leave in the same order)."""
+
+    def __init__(self, facade: SwitchFacade):
+        self.facade = facade
+        self._routes: dict[tuple[int, int], int] = {}   # (app_id, ps_index) -> mgid
+
+    def configure(self, config: SwitchConfig) -> None:
+        for mac, port in config.l2.items():
+            self.facade.table_add(L2, {"hdr.ethernet.dst_addr": int.from_bytes(mac, "big")},
+                                  SET_PORT, {"port": port})
+        for key, route in config.routes.items():
+            mgid = config.mgid[key]
+            ports = config.multicast.get(key, ())
+            self.facade.multicast_node_add(mgid, 0, ports)
+            self.facade.multicast_group_add(mgid, [mgid])
+            self.facade.table_add(JOB_ROUTE, _route_key(*key), ROUTE,
+                                  route_data(route, mgid))
+            self._routes[key] = mgid
+
+    def remove_job(self, app_id: int) -> None:
+        """Teardown, first step: the job's frames become an unknown job's (dropped)."""
+        for key in [k for k in self._routes if k[0] == app_id]:
+            mgid = self._routes.pop(key)
+            self.facade.table_delete(JOB_ROUTE, _route_key(*key))
+            self.facade.multicast_group_delete(mgid)
+            self.facade.multicast_node_delete(mgid)
+
+    def clear(self) -> None:
+        self.facade.table_clear(L2)
+        self.facade.table_clear(JOB_ROUTE)
+        for mgid in self._routes.values():
+            self.facade.multicast_group_delete(mgid)
+            self.facade.multicast_node_delete(mgid)
+        self._routes.clear()
+
+
+def _route_key(app_id: int, ps_index: int) -> dict[str, int]:
+    return {"hdr.atp.app_id": app_id, "hdr.atp.ps_index": ps_index}
+
+
+def route_data(route: JobRoute, mgid: int) -> dict[str, int]:
+    """The switch's role in the job (section 8) as the ``route`` action's data."""
+    local = route.local_rack_id
+    return {"to_ps": route.to_ps_port, "mgid": mgid, "is_upper": int(route.is_upper),
+            "has_local": int(local is not None), "local_rack": local or 0}

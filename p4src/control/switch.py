@@ -1,0 +1,70 @@
+"""The whole control plane of one ATP switch: configure from a SwitchConfig, clear,
+tear a job down, read an aggregator back."""
+
+from __future__ import annotations
+
+from reference.aggregator import AggregatorState
+from reference.control_plane import SwitchConfig, check_switch_config
+
+from p4src.control.aggregation import AggregatorIndex, AggregatorRegisters
+from p4src.control.ecn import EcnMarking
+from p4src.control.facade import SwitchFacade
+from p4src.control.forwarding import Forwarding
+
+RECIRC_PORT = 68          # RECIRC_PORT in p4src/headers.p4
+MAX_TIMEOUT_NS = (1 << 31) - 1
+
+
+class ControlPlaneConfigError(ValueError):
+    """A SwitchConfig this program cannot hold; says what and how to fix it."""
+
+
+class AtpControlPlane:
+    def __init__(self, facade: SwitchFacade, pool_max: int):
+        self.facade = facade
+        self.pool_max = pool_max
+        self.forwarding = Forwarding(facade)
+        self.index = AggregatorIndex(facade, pool_max)
+        self.registers = AggregatorRegisters(facade)
+        self.ecn = EcnMarking(facade)
+
+    def check(self, config: SwitchConfig) -> None:
+        """The reference's own checks, then what this program adds (register size, the
+        recirculation port, the 32-bit stamp)."""
+        check_switch_config(config)
+        if config.pool_size > self.pool_max:
+            raise _config_error(config, f"pool size {config.pool_size} exceeds the "
+                                     f"program's ATP_POOL_MAX={self.pool_max}; build it "
+                                     f"with -DATP_POOL_MAX={config.pool_size}")
+        if RECIRC_PORT in config.ports:
+            raise _config_error(config, f"port {RECIRC_PORT} is the recirculation "
+                                     f"port of pipe 0 and cannot be a front port")
+        if not 0 <= config.aggregator_timeout_ns <= MAX_TIMEOUT_NS:
+            raise _config_error(config, f"aggregator_timeout {config.aggregator_timeout_ns}"
+                                     f" ns must be below 2^31 ns (the 32-bit stamp)")
+
+    def configure(self, config: SwitchConfig) -> None:
+        self.check(config)
+        self.forwarding.configure(config)
+        self.index.configure(config)
+        self.registers.configure(config)
+        self.ecn.configure(config)
+
+    def clear(self) -> None:
+        self.forwarding.clear()
+        self.index.clear()
+        self.registers.clear()
+        self.ecn.clear()
+
+    def teardown_job(self, app_id: int) -> int:
+        """Spec 10: routes and groups first (in-flight frames are then an unknown job's),
+        then every aggregator the job owns. Returns how many were released."""
+        self.forwarding.remove_job(app_id)
+        return self.registers.release_job(app_id)
+
+    def read_aggregator(self, index: int, level: int = 0) -> AggregatorState:
+        return self.registers.read(index, level)
+
+
+def _config_error(config: SwitchConfig, message: str) -> ControlPlaneConfigError:
+    return ControlPlaneConfigError(f"switch {config.name!r}: {message}")

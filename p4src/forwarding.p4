@@ -1,0 +1,62 @@
+/* forwarding.p4 — where frames go: the L2 table for non-ATP frames (unknown -> drop),
+ * and per job (app_id, ps_index) the port towards its PS, its multicast group and the
+ * switch's role in the job (spec sections 5 and 8).  Routes come from
+ * reference.control_plane.SwitchConfig through p4src/control/forwarding.py. */
+#ifndef ATP_FORWARDING_P4
+#define ATP_FORWARDING_P4
+
+control Forwarding(inout headers_t hdr, inout ingress_md_t md,
+                   inout ingress_intrinsic_metadata_for_deparser_t ig_dprsr_md,
+                   inout ingress_intrinsic_metadata_for_tm_t ig_tm_md) {
+    action set_port(PortId_t port) {
+        ig_tm_md.ucast_egress_port = port;
+    }
+
+    action drop() {
+        ig_dprsr_md.drop_ctl = 1;
+    }
+
+    table l2 {
+        key = { hdr.ethernet.dst_addr : exact; }
+        actions = { set_port; drop; }
+        default_action = drop();
+        size = 4096;
+    }
+
+    /* to_ps: port towards the job's PS; mgid: PRE group of its workers (and, at the
+     * upper switch, of the other racks); is_upper: this is the PS's own rack switch;
+     * has_local/local_rack: this switch serves job-local rack `local_rack` */
+    action route(PortId_t to_ps, MulticastGroupId_t mgid, bit<8> is_upper,
+                 bit<8> has_local, bit<8> local_rack) {
+        md.routed = 1;
+        md.to_ps = to_ps;
+        md.mgid = mgid;
+        md.is_upper = is_upper;
+        md.has_local = has_local;
+        md.local_rack = local_rack;
+    }
+
+    action unknown_job() {
+        md.routed = 0;
+    }
+
+    table job_route {
+        key = {
+            hdr.atp.app_id   : exact;
+            hdr.atp.ps_index : exact;
+        }
+        actions = { route; unknown_job; }
+        default_action = unknown_job();
+        size = 1024;
+    }
+
+    apply {
+        if (hdr.atp.isValid()) {
+            job_route.apply();
+        } else {
+            l2.apply();
+        }
+    }
+}
+
+#endif

@@ -1,0 +1,173 @@
+/* headers.p4 — the wire format of spec section 2, byte for byte, and the metadata the
+ * passes share.  Values are split in two 31-element headers so that one set of
+ * RegisterActions serves both halves: the ingress parser extracts the half a pass
+ * aggregates into `vals` and the other half into `vals_pre` / `vals_post`, which keep
+ * its place in the frame (see parser.p4). */
+#ifndef ATP_HEADERS_P4
+#define ATP_HEADERS_P4
+
+const bit<16> ETHERTYPE_ATP = 0x0700;
+const bit<16> ETHERTYPE_ATP_TWO_LEVEL = 0x0701;
+const bit<16> ETHERTYPE_IPV4 = 0x0800;
+
+/* Tofino 1, pipe 0: the recirculation port. */
+const PortId_t RECIRC_PORT = 68;
+
+/* what a recirculated packet is here for (bridge_h.kind) */
+const bit<8> BRIDGE_SECOND_HALF = 1;    /* pass 2: the values 31..61 of this aggregation */
+const bit<8> BRIDGE_LEVEL1_ENTRY = 2;   /* a whole-rack aggregate re-enters as level 1 */
+const bit<8> BRIDGE_PARAM_LEVEL0 = 3;   /* parameter packet: release the level-0 aggregator */
+
+/* what the value registers do in a pass (decided once, in pass 1) */
+const bit<8> VOP_NONE = 0;
+const bit<8> VOP_FIRST = 1;   /* first arrival: overwrite (4.6) */
+const bit<8> VOP_ADD = 2;     /* sticky saturating add (4.6) */
+const bit<8> VOP_READ = 3;    /* read the aggregate (a duplicate after completion) */
+
+header ethernet_h {
+    bit<48> dst_addr;
+    bit<48> src_addr;
+    bit<16> ether_type;
+}
+
+header ipv4_h {
+    bit<4>  version;
+    bit<4>  ihl;
+    bit<6>  dscp;
+    bit<2>  ecn;
+    bit<16> total_len;
+    bit<16> identification;
+    bit<3>  frag_flags;
+    bit<13> frag_offset;
+    bit<8>  ttl;
+    bit<8>  protocol;
+    bit<16> hdr_checksum;
+    bit<32> src_addr;
+    bit<32> dst_addr;
+}
+
+/* two-level shim (ethertype 0x0701), 8 bytes */
+header shim_h {
+    bit<32> bitmap1;
+    bit<8>  fan_in1;
+    bit<8>  level;
+    bit<8>  rack_id;
+    bit<8>  reserved;
+}
+
+/* the ATP layer up to the values: 14 bytes */
+header atp_h {
+    bit<32> bitmap;
+    bit<8>  fan_in;
+    bit<1>  overflow;
+    bit<2>  ps_index;
+    bit<1>  data_index;
+    bit<1>  ecn;
+    bit<1>  resend;
+    bit<1>  collision;
+    bit<1>  ack;
+    bit<16> app_id;
+    bit<16> seq;
+    bit<16> agtr;
+    bit<16> agtr2;
+}
+
+#define ATP_VALUE_FIELD(i) int<32> v##i;
+#define ATP_HALF_FIELDS \
+    ATP_VALUE_FIELD(0)  ATP_VALUE_FIELD(1)  ATP_VALUE_FIELD(2)  ATP_VALUE_FIELD(3)  \
+    ATP_VALUE_FIELD(4)  ATP_VALUE_FIELD(5)  ATP_VALUE_FIELD(6)  ATP_VALUE_FIELD(7)  \
+    ATP_VALUE_FIELD(8)  ATP_VALUE_FIELD(9)  ATP_VALUE_FIELD(10) ATP_VALUE_FIELD(11) \
+    ATP_VALUE_FIELD(12) ATP_VALUE_FIELD(13) ATP_VALUE_FIELD(14) ATP_VALUE_FIELD(15) \
+    ATP_VALUE_FIELD(16) ATP_VALUE_FIELD(17) ATP_VALUE_FIELD(18) ATP_VALUE_FIELD(19) \
+    ATP_VALUE_FIELD(20) ATP_VALUE_FIELD(21) ATP_VALUE_FIELD(22) ATP_VALUE_FIELD(23) \
+    ATP_VALUE_FIELD(24) ATP_VALUE_FIELD(25) ATP_VALUE_FIELD(26) ATP_VALUE_FIELD(27) \
+    ATP_VALUE_FIELD(28) ATP_VALUE_FIELD(29) ATP_VALUE_FIELD(30)
+
+/* 31 of the 62 values (124 bytes) */
+header atp_half_h {
+    ATP_HALF_FIELDS
+}
+
+/* after the values: 12 bytes */
+header atp_tail_h {
+    bit<64> key;
+    bit<32> tensor_len;
+}
+
+/* The decision record of a packet.  Pass 1 makes it valid and fills it; it goes on the
+ * wire only in front of a recirculated frame (ingress deparser -> recirculation port ->
+ * ingress parser), carrying the decision so that pass 2 keeps no control state of its
+ * own (release deviation 9.2 is exactly such a copy); a frame that leaves drops it. */
+header bridge_h {
+    bit<8>  kind;
+    bit<8>  vop;        /* what the value registers do (VOP_*) */
+    bit<8>  emit;       /* 1: the frame leaves for the PS after this pass */
+    bit<8>  promote;    /* 1: a whole rack: it goes up as a level-1 frame (section 8) */
+    bit<8>  level;      /* the pool: 0 or 1 (section 8) */
+}
+
+struct headers_t {
+    bridge_h   bridge;
+    ethernet_h ethernet;
+    ipv4_h     ipv4;
+    shim_h     shim;
+    atp_h      atp;
+    atp_half_h vals_pre;    /* values 0..30 while pass 2 works on 31..61 */
+    atp_half_h vals;        /* the half this pass aggregates */
+    atp_half_h vals_post;   /* values 31..61 while pass 1 works on 0..30 */
+    atp_tail_h tail;
+}
+
+struct ingress_md_t {
+    bit<32> id;           /* owner word: app_id << 16 | seq */
+    bit<32> now;          /* switch time, ns, low 32 bits */
+    bit<32> clock;        /* now (gradient) or now - aggregator_timeout (parameter) */
+    bit<32> over;         /* agtr - P mod 2^32: bit 31 set <=> agtr inside the pool */
+    bit<32> agtr;         /* hdr.atp.agtr, widened (a 32-bit add needs 32-bit operands) */
+    bit<32> ci;           /* control-register index: agtr + level * P */
+    bit<32> vi;           /* value-register index of this pass */
+    bit<32> b;            /* worker (or rack) bits of this level */
+    bit<8>  n;            /* fan-in of this level */
+    bit<32> prev;
+    bit<32> new_bits;
+    bit<32> merged;
+    bit<32> whole;        /* (1 << fan_in) - 1 */
+    bit<32> whole_diff;   /* merged ^ whole: 0 <=> the rack is complete */
+    bit<8>  whole_known;  /* fan_in <= 32 */
+    bit<32> rack_bit;     /* 1 << rack_id */
+    bit<8>  count;
+    bit<8>  ecn_old;
+    bit<8>  is_ecn;
+    bit<8>  mine;
+    bit<8>  released;
+    bit<8>  routed;
+    bit<8>  agg;          /* this switch aggregates the packet at md.level */
+    bit<8>  unserved;     /* a single-rack frame where the job has no workers: dropped */
+    bit<8>  level;
+    bit<8>  two_level;
+    bit<8>  is_upper;
+    bit<8>  has_local;
+    bit<8>  local_rack;
+    bit<8>  vop;
+    bit<8>  second;       /* this is pass 2 of an aggregation */
+    bit<8>  state;        /* this pass runs AggregatorState */
+    bit<8>  param_again;  /* parameter packet: level 0 still to release */
+    PortId_t to_ps;
+    MulticastGroupId_t mgid;
+    int<32> sticky_base;  /* 2^31 - 1: (value - sticky_base) < 3 unsigned <=> sticky */
+}
+
+struct egress_headers_t {
+    ethernet_h ethernet;
+    ipv4_h     ipv4;
+    shim_h     shim;
+    atp_h      atp;
+}
+
+struct egress_md_t {
+    bit<32> threshold;
+    bit<32> depth;
+    bit<32> depth_diff;   /* deq_qdepth - threshold: bit 31 clear <=> at or over */
+}
+
+#endif

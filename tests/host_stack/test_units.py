@@ -1,0 +1,163 @@
+"""Host-stack pieces that need no namespaces: the I/O shell driving the reference
+worker and PS, result files, pcap files, the launcher's environment, netem mapping."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+
+from reference.faults import RandomFaults
+from reference.oracle import check_seq, expected_seqs
+from reference.scenario import Scenario
+from reference.topology import Job, Rack, Tensor, Topology
+
+from host_stack.capture import PcapWriter, read_pcap
+from host_stack.launcher import LaunchConfig
+from host_stack.netem import netem_args, tbf_args
+from host_stack.results import read_worker_results, worker_result, write_json_atomically
+from host_stack.roles import Multiplex, RoleError, roles_from_scenario
+from host_stack.shell import HostLoop
+
+
+class LoopbackToPs:
+    """A link whose far end is an in-process PS (each frame answered at once), with an
+    optional drop of the n-th frame the worker sends."""
+
+    def __init__(self, ps, drop_nth: int | None = None):
+        self.ps = ps
+        self.inbox: list[bytes] = []
+        self.sent = 0
+        self.drop_nth = drop_nth
+
+    def send(self, frame: bytes) -> None:
+        self.sent += 1
+        if self.sent == self.drop_nth:
+            return
+        self.inbox += self.ps.on_frame(frame, time.monotonic_ns())
+
+    def recv_batch(self, timeout_s, limit=256):
+        if not self.inbox:
+            time.sleep(min(timeout_s or 0, 0.001))
+            return []
+        out, self.inbox = self.inbox, []
+        return out
+
+
+def one_worker_scenario(length=300) -> Scenario:
+    topo = Topology((Rack("tor0", ("h0", "ps0")),))
+    job = Job(app_id=3, workers=("h0",), pses=("ps0",), window=2,
+              tensors=(Tensor(7, length),))
+    return Scenario(topo, (job,), seed=5, pool_size=64)
+
+
+def test_shell_drives_reference_worker_and_ps_and_recovers_a_drop(tmp_path):
+    scenario = one_worker_scenario()
+    worker = roles_from_scenario(scenario, "h0", timeout_ns=2_000_000)[0].app
+    ps = roles_from_scenario(scenario, "ps0")[0].app
+    link = LoopbackToPs(ps, drop_nth=2)
+    loop = HostLoop(link, worker)
+    loop.send(worker.start(time.monotonic_ns()))
+    assert loop.run(until=lambda: worker.finished, budget_s=5)
+    assert worker.counters["hole_resends"] >= 1   # seq 2 came back once seq 3 was acked
+    path = tmp_path / "h0.json"
+    write_json_atomically(path, worker_result(worker, "h0", 0.1))
+    (result,) = read_worker_results(path)
+    expected = expected_seqs(scenario, 3, 7)
+    assert len(result.outcomes[7]) == len(expected) == 5
+    for exp, got in zip(expected, result.outcomes[7]):
+        assert check_seq(exp, got.float_mode, got.raw) is None
+
+
+def test_roles_name_unknown_hosts():
+    with pytest.raises(RoleError, match="not in the scenario"):
+        roles_from_scenario(one_worker_scenario(), "nobody")
+
+
+def test_multiplex_takes_the_earliest_deadline():
+    class App:
+        def __init__(self, d):
+            self.d = d
+
+        def deadline(self):
+            return self.d
+
+    assert Multiplex([App(None), App(30), App(10)]).deadline() == 10
+    assert Multiplex([App(None)]).deadline() is None
+
+
+def test_pcap_round_trip(tmp_path):
+    writer = PcapWriter(tmp_path / "p1.pcap")
+    frames = [bytes([i]) * 308 for i in range(3)]
+    for i, f in enumerate(frames):
+        writer.write(f, 1_700_000_000_000_000_000 + i)
+    writer.close()
+    records = read_pcap(tmp_path / "p1.pcap")
+    assert [f for _, f in records] == frames
+    assert records[2][0] - records[0][0] == 2
+
+
+def test_pcap_reads_with_scapy(tmp_path):
+    from scapy.utils import rdpcap
+    writer = PcapWriter(tmp_path / "p.pcap")
+    writer.write(b"\xff" * 6 + b"\x02" * 6 + b"\x07\x00" + bytes(294), 5)
+    writer.close()
+    (pkt,) = rdpcap(str(tmp_path / "p.pcap"))
+    assert bytes(pkt)[12:14] == b"\x07\x00"
+
+
+WORKER_ENV = {"DMLC_ROLE": "worker", "DMLC_WORKER_ID": "1", "DMLC_NUM_WORKER": "2",
+              "DMLC_NUM_SERVER": "1", "ATP_PS_MACS": "02:00:00:00:00:03"}
+
+
+def test_launcher_reads_the_dmlc_variables():
+    config = LaunchConfig.from_env({**WORKER_ENV, "ATP_WINDOW": "4", "ATP_CC": "1"})
+    assert (config.role, config.worker_id, config.num_workers, config.window) == (
+        "worker", 1, 2, 4)
+    assert config.ps_macs == (bytes.fromhex("020000000003"),)
+    assert config.congestion_control
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"DMLC_ROLE": "scheduler"}, "needs no scheduler"),
+    ({"DMLC_ROLE": "boss"}, "expected 'worker' or 'server'"),
+    ({"DMLC_WORKER_ID": "2"}, "must be below DMLC_NUM_WORKER"),
+    ({"DMLC_NUM_WORKER": None}, "DMLC_NUM_WORKER is not set"),
+    ({"ATP_PS_MACS": "02:00:00:00:00"}, "not a MAC address"),
+    ({"DMLC_NUM_SERVER": "2"}, "lists 1 MAC"),
+    ({"ATP_WINDOW": "many"}, "is not a number"),
+])
+def test_launcher_errors_say_what_to_fix(change, message):
+    env = {**WORKER_ENV, **change}
+    env = {k: v for k, v in env.items() if v is not None}
+    with pytest.raises(RoleError, match=message):
+        LaunchConfig.from_env(env)
+
+
+def test_netem_mapping():
+    args = netem_args(RandomFaults(drop=0.1, duplicate=0.02, reorder=0.25,
+                                   reorder_delay_ns=300_000))
+    assert args == ["delay", "300us", "reorder", "75%", "loss", "random", "10%",
+                    "duplicate", "2%"]
+    assert netem_args(RandomFaults(jitter_ns=100_000)) == ["delay", "50us", "50us"]
+    assert netem_args(RandomFaults()) == []
+    assert tbf_args(100)[:3] == ["tbf", "rate", "100mbit"]
+
+
+def test_float_values_survive_the_result_file(tmp_path):
+    scenario = one_worker_scenario(62)
+    data = np.full((1, 62), 5000.0, np.float32)             # above the threshold
+    job = scenario.jobs[0]
+    job = Job(job.app_id, job.workers, job.pses, job.window, (Tensor(7, 62, data),))
+    scenario = Scenario(scenario.topology, (job,), seed=5, pool_size=64)
+    worker = roles_from_scenario(scenario, "h0")[0].app
+    ps = roles_from_scenario(scenario, "ps0")[0].app
+    loop = HostLoop(LoopbackToPs(ps), worker)
+    loop.send(worker.start(time.monotonic_ns()))
+    assert loop.run(until=lambda: worker.finished, budget_s=5)
+    write_json_atomically(tmp_path / "r.json", worker_result(worker, "h0", 0.0))
+    (result,) = read_worker_results(tmp_path / "r.json")
+    (outcome,) = result.outcomes[7]
+    assert outcome.float_mode
+    assert np.array_equal(outcome.raw, data[0])

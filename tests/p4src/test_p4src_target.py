@@ -1,0 +1,96 @@
+"""The p4sim target driver and the control plane of p4src/atp.p4, on small hand-made
+cases (the whole protocol is checked by conformance/ on --target=p4sim)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from reference.control_plane import JobRoute, SwitchConfig
+from reference.switch import SwitchModel
+from reference.wire import FLAG_ACK, FLAG_COLLISION, FLAG_RESEND, AtpPacket, decode, encode
+
+from fixtures.targets import open_target
+from p4src.control import ControlPlaneConfigError, FacadeError, P4simFacade
+
+PS_PORT = 9
+
+
+def _config(pool_size: int = 64, ports=(1, 2, 3, PS_PORT)) -> SwitchConfig:
+    return SwitchConfig("tor0", 0, tuple(ports), pool_size=pool_size,
+                        routes={(1, 0): JobRoute(PS_PORT, True, 0),
+                                (2, 0): JobRoute(PS_PORT, True, 0)},
+                        multicast={(1, 0): (1, 2), (2, 0): (3,)},
+                        mgid={(1, 0): 1, (2, 0): 2},
+                        l2={bytes.fromhex("020000000001"): 1})
+
+
+def _gradient(worker: int, values, *, app=1, seq=1, agtr=5, fan_in=2, flags=0) -> bytes:
+    return encode(AtpPacket(bitmap=1 << worker, fan_in=fan_in, flags=flags, app_id=app,
+                            seq=seq, agtr=agtr, values=np.array(values + [0] * (62 - len(values)))))
+
+
+@pytest.fixture
+def p4sim_target():
+    target = open_target("p4sim")
+    target.setup(_config())
+    return target
+
+
+def test_two_workers_aggregate_into_one_packet_for_the_ps(p4sim_target):
+    p4sim_target.inject(1, _gradient(0, [1, -2, 3] + [0] * 58 + [7]))
+    assert p4sim_target.collect() == [], "the first worker's packet must be absorbed"
+    p4sim_target.inject(2, _gradient(1, [10, 20, 30] + [0] * 58 + [-1]))
+    (port, frame), = p4sim_target.collect()
+    packet = decode(frame)
+    assert port == PS_PORT and packet.bitmap == 0b11
+    assert list(packet.values[:3]) == [11, 18, 33] and packet.values[61] == 6
+    state = p4sim_target.read_aggregators([5])[5]
+    assert (state.owner, state.bitmap, state.count) == (1 << 16 | 1, 0b11, 2)
+    assert state.values[61] == 6, "values 31..61 live in the second half of the registers"
+
+
+def test_matches_the_reference_on_collision_resend_and_parameter(p4sim_target):
+    reference = SwitchModel(_config())
+    frames = [(1, _gradient(0, [5])), (3, _gradient(0, [9], app=2)),
+              (2, _gradient(1, [4], flags=FLAG_RESEND)),
+              (1, _gradient(0, [1], app=1, seq=1, flags=FLAG_ACK))]
+    outputs = []
+    for port, frame in frames:
+        p4sim_target.inject(port, frame, time_ns=100)
+        outputs.append(p4sim_target.collect())
+        assert outputs[-1] == reference.process(port, frame, 100)
+    assert decode(outputs[1][0][1]).flags & FLAG_COLLISION, "app 2 collides with app 1"
+    assert [p for p, _ in outputs[3]] == [1, 2], "the parameter packet goes to the workers"
+
+
+def test_teardown_releases_every_aggregator_of_the_job(p4sim_target):
+    for agtr in (3, 5, 7):
+        p4sim_target.inject(1, _gradient(0, [1], agtr=agtr))
+    p4sim_target.inject(3, _gradient(0, [1], app=2, agtr=9))
+    p4sim_target.teardown_job(1)
+    owners = {i: s.owner for i, s in p4sim_target.read_aggregators([3, 5, 7, 9]).items()}
+    assert owners == {3: 0, 5: 0, 7: 0, 9: 2 << 16 | 1}
+    p4sim_target.inject(1, _gradient(0, [1], agtr=3))
+    assert p4sim_target.collect() == [] and p4sim_target.read_aggregators([3])[3].owner == 0, \
+        "after teardown the job's frames are an unknown job's: dropped, no state"
+
+
+def test_reset_empties_the_registers(p4sim_target):
+    p4sim_target.inject(1, _gradient(0, [1]))
+    p4sim_target.reset()
+    assert p4sim_target.read_aggregators([5])[5].owner == 0
+
+
+def test_configs_the_program_cannot_hold_are_refused_with_the_fix():
+    target = open_target("p4sim")
+    with pytest.raises(ControlPlaneConfigError, match="recirculation port"):
+        target.setup(_config(ports=(1, 68)))
+
+
+def test_facade_names_the_object_it_refuses(p4sim_target):
+    facade = P4simFacade(p4sim_target.switch)
+    with pytest.raises(FacadeError, match="pipe.Ingress.forwarding.nope"):
+        facade.table_add("pipe.Ingress.forwarding.nope", {}, "x")
+    with pytest.raises(FacadeError, match="owner_stamp"):
+        facade.register_write("pipe.Ingress.aggregator.owner_stamp", 0, {"bogus": 1})
