@@ -1,0 +1,77 @@
+"""--target=softswitch: atp.p4 in the switchd on veths, driven like a tofino-model."""
+from __future__ import annotations
+
+import glob
+import os
+
+import pytest
+
+from fixtures.comparator import compare
+from fixtures.corpus import trace_files
+from fixtures.plugin import DEFAULT_CORPUS
+from fixtures.replay import replay
+from fixtures.targets import open_target
+from fixtures.targets.base import TargetUnavailable
+from p4sim.switchd.launch import LaunchError, SwitchdProcess, VethPairs
+from fixtures.trace import load_trace
+
+pytestmark = pytest.mark.xdist_group("softswitch-veth")
+
+
+def _ours():
+    return set(glob.glob("/sys/class/net/softswitch*"))
+
+
+@pytest.fixture
+def target():
+    before = _ours()
+    try:
+        t = open_target("softswitch")
+    except TargetUnavailable as e:
+        pytest.skip(e.reason)
+    try:
+        yield t
+    finally:
+        t.close()
+        assert _ours() <= before, "the target left veths behind"
+
+
+def _spec_traces():
+    traces = [load_trace(p) for p in trace_files(DEFAULT_CORPUS)]
+    return [t for t in traces if t.profile == "spec"]
+
+
+def test_corpus_traces_replay_byte_for_byte_with_registers_over_grpc(target):
+    """Every spec-profile corpus trace (the full set also runs in
+    conformance/ --target=softswitch)."""
+    traces = _spec_traces()
+    assert traces
+    for trace in traces:
+        for sw in trace.switches.values():
+            result = compare(sw, replay(sw, target, "spec"))
+            assert result.ok, f"{trace.name}: {result.report()}"
+            assert sw.registers is None or result.registers_checked
+
+
+def test_close_removes_veths_and_is_idempotent(target):
+    sw = next(iter(_spec_traces()[0].switches.values()))
+    target.setup(sw.config, "spec")
+    ours = _ours()
+    assert ours, "setup created no veths"
+    target.close()
+    target.close()
+    assert not (_ours() & ours)
+
+
+def test_a_failing_daemon_leaves_no_veths(tmp_path):
+    bad = tmp_path / "bad.p4"
+    bad.write_text("this is not P4\n")
+    try:
+        pairs = VethPairs(1)
+    except LaunchError as e:
+        pytest.skip(f"cannot create veth pairs here: {e}")
+    names = list(pairs.switch)
+    with pytest.raises(LaunchError, match="exited with status 2: .*cannot load"):
+        with pairs:
+            SwitchdProcess(bad, {1: pairs.switch[0]}, timeout=60)
+    assert not any(os.path.exists(f"/sys/class/net/{n}") for n in names)
