@@ -1,25 +1,35 @@
 """Where a job's slots live in the aggregator pool (spec section 1).
 
-Slot ``(seq - 1) % S`` maps to ``crc32(app_id_lo, app_id_hi, slot_lo, slot_hi, salt_lo,
-salt_hi) mod P``; the salt grows from 0 until the index is not taken by an earlier slot of
-the same job. zlib's CRC-32 is the standard reflected one (init and final xor
-0xffffffff).
+Slot ``(seq - 1) % S`` maps to ``(crc32(app_id_lo, app_id_hi, slot_lo, slot_hi, salt_lo,
+salt_hi) & 0xFFFF) mod P``: the release keeps only the low 16 bits of the CRC before the
+modulo. The salt grows from 0 until the index is not taken by an earlier slot of the
+same job; as in the release's host code, ``salt_lo`` counts 0..254 and then carries
+into ``salt_hi`` (so salt ``n`` is written as the bytes ``n % 255, n // 255``). zlib's
+CRC-32 is the standard reflected one (init and final xor 0xffffffff).
 """
 
 from __future__ import annotations
 
 import zlib
 
+SALT_LO_LIMIT = 255                   # salt_lo counts 0..254, then carries
+MAX_SALT = SALT_LO_LIMIT * 256 - 1    # salt_hi is one byte: 65279 probes at most
+
 
 class PlacementError(ValueError):
     """A window that cannot be placed in the pool."""
 
 
+def salt_bytes(salt: int) -> bytes:
+    """``salt_lo, salt_hi`` of the ``salt``-th probe (salt_lo counts 0..254)."""
+    return bytes((salt % SALT_LO_LIMIT, salt // SALT_LO_LIMIT))
+
+
 def aggregator_hash(app_id: int, slot: int, salt: int, pool_size: int) -> int:
     """One hash probe: the pool index for (app_id, slot, salt)."""
-    data = bytes((app_id & 0xFF, (app_id >> 8) & 0xFF, slot & 0xFF, (slot >> 8) & 0xFF,
-                  salt & 0xFF, (salt >> 8) & 0xFF))
-    return zlib.crc32(data) % pool_size
+    data = bytes((app_id & 0xFF, (app_id >> 8) & 0xFF, slot & 0xFF, (slot >> 8) & 0xFF)
+                 ) + salt_bytes(salt)
+    return (zlib.crc32(data) & 0xFFFF) % pool_size
 
 
 def slot_indexes(app_id: int, window: int, pool_size: int) -> list[int]:
@@ -37,6 +47,11 @@ def slot_indexes(app_id: int, window: int, pool_size: int) -> list[int]:
         index = aggregator_hash(app_id, slot, salt, pool_size)
         while index in taken:
             salt += 1
+            if salt > MAX_SALT:
+                raise PlacementError(
+                    f"job {app_id}: slot {slot} found no free index in {MAX_SALT + 1} "
+                    f"salted probes (window S={window} too close to the pool P="
+                    f"{pool_size}); use a smaller window or a larger pool")
             index = aggregator_hash(app_id, slot, salt, pool_size)
         taken.add(index)
         indexes.append(index)
