@@ -41,6 +41,19 @@ def test_single_worker_job_overwrites_stale_values(profile, run_on):
     assert_exactly_once(run_on(scenario))
 
 
+@pytest.mark.deviation("9.7", "workers restart seq at 1 for every tensor: a straggler "
+                                "of tensor k merges into tensor k+1")
+@pytest.mark.parametrize("stem", ["stale_straggler_next_tensor",
+                                  "stale_straggler_next_tensor_generated"])
+def test_straggler_of_one_tensor_never_reaches_the_next(stem, corpus_dir, profile, run_on):
+    """A gradient of tensor k delayed past its seq's completion (the shrunk
+    counterexamples): seq counts the job's packets across tensors (section 1), so it
+    cannot be taken for tensor k+1's packet with the same position."""
+    from fixtures.corpus import load_scenario
+    run = run_on(load_scenario(corpus_dir / "counterexamples" / f"{stem}.json", profile))
+    assert_exactly_once(run)
+
+
 @pytest.mark.requires(READ_REGISTERS)
 def test_aggregator_holds_exactly_its_bitmap_at_every_step(target_factory, profile):
     """The rule-based machine: arbitrary interleavings of gradient, resend, duplicate

@@ -53,3 +53,30 @@ def test_corpus_isolation(corpus_scenario, corpus_scenario_for, run_on):
     if len(scenario.jobs) < 2:
         pytest.skip("one job: nothing to isolate it from")
     _check(scenario, run_on)
+
+
+@pytest.mark.deviation("9.10", "the release's PS takes a fresh index from a shuffled list "
+                               "of the pool and sends parameter packets with bitmap = 1")
+def test_collision_remap_takes_the_first_unused_index(profile, run_on):
+    """Two jobs whose slot tables share all of a pool of 8 ({0, 3, 5, 6}): every collided
+    seq is remapped to the first unused pool index (section 6), so the remaps read 1, 2,
+    4, 7 in order; and a parameter packet echoes the completing packet's header, so a
+    switch aggregate's parameter packet carries the full bitmap 0b11."""
+    from reference.placement import slot_indexes
+    from reference.topology import Job, Rack, Tensor, Topology
+    from reference.wire import decode
+    scenario = Scenario(
+        topology=Topology((Rack("tor0", ("a0", "a1", "b0", "b1", "psa", "psb")),)),
+        jobs=(Job(1, ("a0", "a1"), ("psa",), 4, (Tensor(1, 62 * 12),)),
+              Job(2, ("b0", "b1"), ("psb",), 4, (Tensor(1, 62 * 12),))),
+        seed=21, pool_size=8, profile=profile)
+    claimed = set(slot_indexes(1, 4, 8)) | set(slot_indexes(2, 4, 8))
+    assert claimed == {0, 3, 5, 6}
+    run = run_on(scenario)
+    assert_exactly_once(run)
+    parameters = [p for p in (decode(r.frame) for r in run.logs["tor0"].ingress)
+                  if p.flags & 1]
+    remaps = [p.tensor_len for p in parameters if p.flags & 2]
+    assert remaps == [1, 2, 4, 7], f"remapped indexes in order: {remaps}"
+    assert any(p.bitmap == 0b11 for p in parameters), (
+        f"no parameter packet echoes a full bitmap: {sorted({p.bitmap for p in parameters})}")

@@ -12,7 +12,7 @@ from fixtures.comparator import compare
 from fixtures.replay import replay
 from fixtures.shaping import under_profile
 from fixtures.strategies import scenarios
-from fixtures.targets.base import QUEUE_DEPTH, SWITCH_CLOCK, TWO_LEVEL
+from fixtures.targets.base import ATTRIBUTED_OUTPUT, QUEUE_DEPTH, SWITCH_CLOCK, TWO_LEVEL
 from fixtures.trace import load_trace, trace_from_run
 from reference.run import run_scenario
 
@@ -58,3 +58,46 @@ def test_generated_traces_replay_identically(scenario, target, profile):
     trace = trace_from_run(run_scenario(scenario), scenario.name or "generated")
     _needs(trace, target)
     _replay_and_compare(trace, target, profile)
+
+
+# one spec trace per switch-visible deviation of section 9 (each has its release twin)
+SWITCH_DEVIATIONS = (
+    ("9.1", "rule-4.6-first-completing-overwrites-stale",
+     "a first arrival that also completes adds to stale values"),
+    ("9.4", "rule-5-leak-timeout", "there is no aggregator leak timeout"),
+    ("9.8", "rule-4.4-resend-flush-clears-ecn",
+     "the ECN register survives a resend flush"),
+    ("9.9", "rule-4.4-ecn-flag-from-updated-register",
+     "the ecn flag comes from the ECN register before the packet's update"),
+)
+
+
+@pytest.mark.parametrize("name", [
+    pytest.param(name, marks=pytest.mark.deviation(section, why), id=f"{section}-{name}")
+    for section, name, why in SWITCH_DEVIATIONS])
+def test_switch_deviation_trace(name, corpus_dir, target, profile):
+    """The spec's behaviour where the release's switch deviates: a strict xfail per
+    deviation under --profile=atp-release, so a release that is fixed is noticed."""
+    trace = load_trace(corpus_dir / "traces" / f"{name}.json")
+    _needs(trace, target)
+    _replay_and_compare(trace, target, profile)
+
+
+@pytest.mark.requires(ATTRIBUTED_OUTPUT)
+@pytest.mark.deviation("9.3", "the release's hosts write the tensor key in host byte order")
+def test_hosts_write_the_key_in_network_order(profile, run_on):
+    """Section 2: every field is big-endian, the tensor key too."""
+    import numpy as np
+
+    from reference.scenario import Scenario
+    from reference.topology import Job, Rack, Tensor, Topology
+    from reference.wire import decode
+    key = 0x0102030405060708
+    scenario = Scenario(
+        topology=Topology((Rack("tor0", ("w0", "w1", "ps")),)),
+        jobs=(Job(1, ("w0", "w1"), ("ps",), 2,
+                  (Tensor(key, 62, np.ones((2, 62), np.float32)),)),),
+        seed=1, pool_size=8, profile=profile)
+    run = run_on(scenario)
+    keys = {decode(r.frame).key for r in run.logs["tor0"].ingress}
+    assert keys == {key}, f"keys on the wire: {sorted(hex(k) for k in keys)}"

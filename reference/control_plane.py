@@ -45,6 +45,16 @@ class SwitchConfig:
     mgid: dict[tuple[int, int], int] = field(default_factory=dict)
 
 
+def probe_app_id(jobs: list[Job] | tuple[Job, ...]) -> int:
+    """The app_id of the reclamation probe job (section 10): the largest one no job of
+    the run uses."""
+    used = {job.app_id for job in jobs}
+    app_id = 0xFFFF
+    while app_id in used:
+        app_id -= 1
+    return app_id
+
+
 def build_switch_configs(
     topology: Topology,
     jobs: list[Job] | tuple[Job, ...],
@@ -52,8 +62,14 @@ def build_switch_configs(
     pool_size: int = DEFAULT_POOL_SIZE,
     aggregator_timeout_ns: int = DEFAULT_AGGREGATOR_TIMEOUT_NS,
     ecn_threshold: int = DEFAULT_ECN_THRESHOLD,
+    probe: int | None = None,
 ) -> dict[str, SwitchConfig]:
-    """Per rack switch: ports, job routes, multicast groups and the L2 table."""
+    """Per rack switch: ports, job routes, multicast groups and the L2 table.
+
+    ``probe``: the app_id of a probe job to configure on every switch (ps_index 0, its
+    PS on the switch's first port, multicast to that port): the reclamation sweep of
+    section 10 sends its parameter packets after a run. It sends no gradients, so it
+    never owns an aggregator."""
     if not 1 <= pool_size <= 0x10000:
         raise TopologyError(f"pool size P must be in 1..65536 (agtr is 16 bits), "
                             f"got {pool_size}")
@@ -95,6 +111,11 @@ def build_switch_configs(
                     group += [topology.uplink_port(o) for o in layout.racks if o != r]
                 config.multicast[(job.app_id, ps_index)] = tuple(sorted(group))
                 config.mgid[(job.app_id, ps_index)] = len(config.mgid) + 1
+    if probe is not None:
+        for config in configs.values():
+            config.routes[(probe, 0)] = JobRoute(config.ports[0], True, 0)
+            config.multicast[(probe, 0)] = (config.ports[0],)
+            config.mgid[(probe, 0)] = len(config.mgid) + 1
     return configs
 
 

@@ -23,6 +23,7 @@ class IngressRecord:
     port: int
     frame: bytes
     queue_depth: int
+    verdict: str = ""   # what the switch did with it, when it says (SwitchModel does)
 
 
 @dataclass(frozen=True)
@@ -102,8 +103,10 @@ class Network:
         if switch is not None:
             depth = self.queue_depth(node, self.now)
             log = self.logs[node]
-            log.ingress.append(IngressRecord(self.now, port, frame, depth))
             out = switch.process(port, frame, self.now, depth)
+            verdict = getattr(switch, "last_verdict", None)
+            log.ingress.append(IngressRecord(self.now, port, frame, depth,
+                                             "" if verdict is None else str(verdict)))
             for out_port, out_frame in out:
                 log.egress.append(EgressRecord(self.now, out_port, out_frame,
                                                len(log.ingress) - 1))

@@ -1,15 +1,19 @@
 """The parameter server of one job and one ps_index (spec section 6).
 
 Decisions where the spec is silent (documented for the P4/host teams):
-- The PS sums integer contributions in int64. A sum that reaches a bound of int32 (two
-  partial aggregates, each in range) is treated like revealed switch overflow: the seq
-  enters float mode and a float request goes out. Otherwise the result would silently
-  wrap; and a sum exactly at 2^31 - 1 or -2^31 is what the switch would have shown as
-  overflow, so both paths agree.
+- The PS sums integer contributions in int64. A sum that reaches one of the sticky
+  values (``2^31 - 1``, ``-(2^31 - 1)``, ``-2^31``) or leaves int32 (two partial
+  aggregates, each in range) is treated like revealed switch overflow: the seq enters
+  float mode and a float request goes out. Otherwise the result would silently wrap; and
+  a sum at a sticky value is what the switch would have shown as overflow, so both paths
+  agree.
 - "First unused pool index" for a collision remap comes from an :class:`IndexRegistry`
   shared by all PSes of a run (the release keeps such a table in shared memory): every
   index any job's slot table uses is claimed; the fresh index is the smallest unclaimed
-  one, or the packet's own index when the pool is exhausted.
+  one, or the packet's own index when the pool is exhausted. Under the release (9.10)
+  the registry walks a shuffled list of the pool instead (shuffled once with the run's
+  seed, so runs repeat), still skipping claimed indexes, and parameter packets carry
+  ``bitmap = 1``.
 - A float request copies the triggering packet's header, sets ack and overflow, clears
   resend/collision/data_index and carries zero values; parameter packets and float
   requests leave with the PS's MAC as source and the broadcast MAC as destination.
@@ -17,6 +21,7 @@ Decisions where the spec is silent (documented for the P4/host teams):
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -27,29 +32,43 @@ from reference.profiles import Profile
 from reference.topology import Job, JobLayout
 from reference.wire import (
     BROADCAST_MAC, ELEMENTS, FLAG_ACK, FLAG_COLLISION, FLAG_DATA_INDEX, FLAG_OVERFLOW,
-    FLAG_RESEND, INT32_MAX, INT32_MIN, PS_INDEX_MASK, AtpPacket, decode, encode,
+    FLAG_RESEND, INT32_MAX, PS_INDEX_MASK, AtpPacket, decode, encode,
 )
 
 
 class IndexRegistry:
-    """Pool indexes claimed by the jobs' slot tables (for collision remaps)."""
+    """Pool indexes claimed by the jobs' slot tables (for collision remaps).
 
-    def __init__(self, pool_size: int):
+    ``shuffle_seed``: None walks the pool in order (the spec's first unused index);
+    an int walks it in the order of a list shuffled with that seed (the release, 9.10)."""
+
+    def __init__(self, pool_size: int, shuffle_seed: int | None = None):
         self.pool_size = pool_size
         self.claimed: set[int] = set()
-        self._lowest_free = 0
+        self._order: list[int] | range = range(pool_size)
+        if shuffle_seed is not None:
+            order = list(range(pool_size))
+            random.Random(shuffle_seed).shuffle(order)
+            self._order = order
+        self._next = 0
 
     def claim(self, indexes) -> None:
         self.claimed.update(indexes)
 
     def fresh(self, fallback: int) -> int:
-        while self._lowest_free < self.pool_size and self._lowest_free in self.claimed:
-            self._lowest_free += 1
-        if self._lowest_free >= self.pool_size:
+        while self._next < self.pool_size and self._order[self._next] in self.claimed:
+            self._next += 1
+        if self._next >= self.pool_size:
             return fallback
-        index = self._lowest_free
+        index = self._order[self._next]
         self.claimed.add(index)
         return index
+
+
+def _sticky(values: np.ndarray) -> np.ndarray:
+    """Elements at a sticky value of spec 4.6 (``2^31 - 1``, ``-(2^31 - 1)``,
+    ``-2^31``) or beyond int32: what switch overflow looks like (section 6)."""
+    return (values >= INT32_MAX) | (values <= -INT32_MAX)
 
 
 @dataclass
@@ -114,14 +133,14 @@ class ParameterServer:
         if state.float_mode:                              # int packet for a float seq
             return [self._float_request(packet)]
         values = packet.values.astype(np.int64)
-        if ((values == INT32_MAX) | (values == INT32_MIN)).any():
-            return self._enter_float_mode(state, packet)   # revealed switch overflow
+        if _sticky(values).any():                          # revealed switch overflow
+            return self._enter_float_mode(state, packet)
         if contrib == self.all_workers:
             state.counted = contrib
             state.total = values
         elif contrib and not contrib & state.counted:
             total = state.total + values
-            if ((total >= INT32_MAX) | (total <= INT32_MIN)).any():
+            if _sticky(total).any():
                 return self._enter_float_mode(state, packet)
             state.counted |= contrib
             state.total = total
@@ -180,6 +199,8 @@ class ParameterServer:
             flags |= FLAG_COLLISION
             param.tensor_len = self.registry.fresh(packet.agtr)
             self.counters["collision_remaps"] += 1
+        if not self.profile.ps_first_unused_index:        # the release (9.10)
+            param.bitmap = 1
         param.flags = flags
         param.eth_src = self.mac
         param.eth_dst = BROADCAST_MAC

@@ -10,7 +10,8 @@ from typing import Callable
 import numpy as np
 
 from reference.aggregator import AggregatorState
-from reference.control_plane import SwitchConfig, build_switch_configs
+from reference.control_plane import SwitchConfig, build_switch_configs, probe_app_id
+from reference.host_order import key_on_wire
 from reference.faults import FaultInjector
 from reference.network import Network, SwitchLog
 from reference.placement import slot_indexes
@@ -19,6 +20,7 @@ from reference.ps import IndexRegistry, ParameterServer, SeqResult
 from reference.scenario import Scenario
 from reference.switch import SwitchModel
 from reference.topology import JobLayout
+from reference.wire import ETHERTYPE_ATP, ETHERTYPE_ATP_TWO_LEVEL, FLAG_ACK, decode
 from reference.worker import SeqOutcome, Worker
 
 Snapshot = dict[str, dict[int, AggregatorState]]
@@ -43,6 +45,13 @@ class Run:
     killed: set[int]
     unfinished: list[int]
     fault_log: list = field(default_factory=list)
+    # (time, switch, app_id, seq): a gradient of a seq the PS had already completed took a
+    # free aggregator (a straggler re-take, section 10); counted from the occupancy
+    retakes: list[tuple[int, str, int, int]] = field(default_factory=list)
+    # the switches as the run left them (for the reclamation sweep and teardown checks)
+    switches: dict = field(default_factory=dict)
+    probe_app_id: int | None = None   # the probe job configured on every switch
+    end_ns: int = 0                   # the network clock when the run stopped
 
     @property
     def completed(self) -> bool:
@@ -81,7 +90,8 @@ class Run:
         lines.append("  " + ", ".join(f"{k.split('.')[-1]} {self.counters[k]}"
                                       for k in keys))
         owned = {n: len(v) for n, v in self.owned_aggregators().items() if v}
-        lines.append(f"  owned aggregators at the end: {owned or 'none'}")
+        lines.append(f"  owned aggregators at the end: {owned or 'none'}; re-taken by "
+                     f"stragglers: {len(self.retakes)}")
         return "\n".join(lines)
 
 
@@ -96,10 +106,11 @@ def run_scenario(scenario: Scenario, switch_factory: SwitchFactory | None = None
     ``process``/``teardown_job``/``snapshot``/``occupied``/``counters``."""
     profile = profile_named(scenario.profile)
     topo = scenario.topology
+    probe = probe_app_id(scenario.jobs)
     configs = build_switch_configs(
         topo, scenario.jobs, pool_size=scenario.pool_size,
         aggregator_timeout_ns=scenario.aggregator_timeout_ns,
-        ecn_threshold=scenario.ecn_threshold)
+        ecn_threshold=scenario.ecn_threshold, probe=probe)
     rng = random.Random(scenario.seed)
     injector = FaultInjector(scenario.faults, rng)
     net = Network(injector, scenario.link_latency_ns)
@@ -124,17 +135,40 @@ def run_scenario(scenario: Scenario, switch_factory: SwitchFactory | None = None
 
     occupancy: list[tuple[int, str, int]] = []
     last_occupied: dict[str, int] = {}
+    retakes: list[tuple[int, str, int, int]] = []
+    pses: dict[tuple[int, int], ParameterServer] = {}
 
-    def record_occupancy(name: str, switch: SwitchModel) -> None:
+    def record_occupancy(name: str, switch: SwitchModel, frame: bytes | None = None) -> None:
         occupied = switch.occupied
         if occupied is not None and last_occupied.get(name) != occupied:
+            grown = occupied - last_occupied.get(name, 0)
             last_occupied[name] = occupied
             occupancy.append((net.now, name, occupied))
-    net.on_switch_processed = record_occupancy
+            if grown > 0 and frame is not None:
+                straggler = completed_gradient(frame)
+                if straggler is not None:
+                    retakes.extend([(net.now, name, *straggler)] * grown)
 
-    registry = IndexRegistry(scenario.pool_size)
+    def completed_gradient(frame: bytes) -> tuple[int, int] | None:
+        """(app_id, seq) if ``frame`` is a gradient of a seq its PS already completed."""
+        ethertype = frame[12] << 8 | frame[13]
+        if ethertype not in (ETHERTYPE_ATP, ETHERTYPE_ATP_TWO_LEVEL):
+            return None
+        packet = decode(frame)
+        ps = pses.get((packet.app_id, packet.ps_index))
+        if packet.flags & FLAG_ACK or ps is None:
+            return None
+        state = ps.seqs.get((key_on_wire(packet.key, profile), packet.seq))
+        if state is None or state.parameter is None:
+            return None
+        return packet.app_id, packet.seq
+
+    net.on_switch_processed = lambda name, switch: record_occupancy(
+        name, switch, net.logs[name].ingress[-1].frame)
+
+    registry = IndexRegistry(scenario.pool_size,
+                             None if profile.ps_first_unused_index else scenario.seed)
     workers: dict[tuple[int, int], Worker] = {}
-    pses: dict[tuple[int, int], ParameterServer] = {}
     for job in scenario.jobs:
         layout = JobLayout(job, topo)
         slots = slot_indexes(job.app_id, job.window, scenario.pool_size)
@@ -213,6 +247,7 @@ def run_scenario(scenario: Scenario, switch_factory: SwitchFactory | None = None
         for k, v in ps.counters.items():
             counters[f"ps.{k}"] += v
     counters["faults"] = len(injector.log)
+    counters["straggler_retakes"] = len(retakes)
 
     worker_results = {}
     worker_outcomes = {}
@@ -231,4 +266,5 @@ def run_scenario(scenario: Scenario, switch_factory: SwitchFactory | None = None
         worker_results=worker_results, worker_outcomes=worker_outcomes,
         ps_results=ps_results, counters=counters, occupancy=occupancy,
         finished_at=finished_at, killed=killed, unfinished=unfinished,
-        fault_log=injector.log)
+        fault_log=injector.log, retakes=retakes, switches=dict(net.switches),
+        probe_app_id=probe, end_ns=net.now)

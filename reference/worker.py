@@ -4,13 +4,15 @@ float requests and the optional AIMD window.
 Decisions where the spec is silent:
 - Tensors go one after another in the job's order; the next starts once every seq of the
   current one has its parameter packet.
-- **seq continues across a job's tensors** (the k-th packet of the job has seq
-  ``(k - 1) % 65535 + 1``), where the spec restarts it at 1 for every tensor. With a
-  restart, a straggler of the previous tensor (a delayed duplicate or resend of its seq
-  ``s``) carries the same owner word ``app_id << 16 | s`` as seq ``s`` of the next
-  tensor and is merged into that aggregator, corrupting its sum (hypothesis found
-  this: fixtures/corpus/counterexamples/stale-straggler-*.json). Continuing seqs make
-  owner words unique for 65535 packets. Slots stay ``(seq - 1) % S`` of the wire seq.
+- **seq continues across a job's tensors** (spec section 1: the k-th packet of the job
+  has seq ``(k - 1) % 65535 + 1``). The release restarts it at 1 for every tensor (9.7,
+  profile switch ``seq_across_tensors``): then a straggler of the previous tensor (a
+  delayed duplicate or resend of its seq ``s``) carries the same owner word
+  ``app_id << 16 | s`` as seq ``s`` of the next tensor and is merged into that
+  aggregator, corrupting its sum (hypothesis found this:
+  fixtures/corpus/counterexamples/stale_straggler_next_tensor*.json). Continuing seqs
+  make owner words unique for 65535 packets. Slots stay ``(seq - 1) % S`` of the wire
+  seq.
 - Without congestion control the window is S and a parameter packet for ``s`` sends
   ``s + S`` exactly. With it, the window in packets is ``min(S, cwnd // 308)`` (more than S
   in flight would make ``seq`` and ``seq + S`` share an aggregator), and new seqs go out
@@ -123,7 +125,8 @@ class Worker:
         while self.queue:
             key, data = self.queue.pop(0)
             packets = -(-len(data) // ELEMENTS)
-            self.current = TensorProgress(key, len(data), data, packets, self.seq_base)
+            base = self.seq_base if self.profile.seq_across_tensors else 0   # 9.7
+            self.current = TensorProgress(key, len(data), data, packets, base)
             self.seq_base += packets
             out += self._send_new()
             if out:

@@ -63,7 +63,7 @@ def is_float_request(data, seq=1):
 # ---------------------------------------------------------------- overflow ----------
 
 @pytest.mark.rule("6.1")
-@pytest.mark.parametrize("marker", [I32_MAX, I32_MIN])
+@pytest.mark.parametrize("marker", [I32_MAX, -I32_MAX, I32_MIN])
 def test_6_revealed_overflow_requests_floats_and_discards_int_sum(marker):
     p = make_ps()
     assert p.on_frame(g(1, vals(5))) == []                      # counted: {w0}
@@ -113,6 +113,16 @@ def test_6_int_packet_for_float_seq_requests_again_not_counted():
     # even a full int packet does not count for a float seq
     assert len(p.on_frame(g(7, vals(9)))) == 1
     assert p.seqs[(7, 1)].counted == 0b001 and p.seqs[(7, 1)].parameter is None
+
+
+@pytest.mark.rule("6.1")
+def test_6_ps_partial_sum_at_minus_int32_max_is_treated_as_overflow():
+    # decision in ps.py: a PS-side sum at a sticky value agrees with the switch path
+    p = make_ps()
+    p.on_frame(g(1, vals(-(2**30))))
+    out = p.on_frame(g(2, vals(-(2**30) + 1)))
+    assert len(out) == 1
+    is_float_request(out[0])
 
 
 @pytest.mark.rule("6.1")
@@ -312,3 +322,32 @@ def test_9_3_release_key_in_host_order_remapped_index_in_network_order():
     assert got["key"] == key_le                                 # echoed as received
     assert got["tensor_len"] == 3          # the release converts the index (9.3)
     assert p.result(7, 1) is not None                           # PS read key 7
+
+
+@pytest.mark.rule("9.10")
+def test_9_10_release_fresh_index_from_a_shuffled_pool_and_bitmap_one():
+    """The release takes a collided seq's fresh index from a shuffled list of the pool
+    (here: shuffled with seed 11, claimed indexes still skipped) and its parameter
+    packets carry bitmap = 1."""
+    import random
+    order = list(range(16))
+    random.Random(11).shuffle(order)
+    expected = [i for i in order if i not in (0, 1, 2, 5)][:2]
+    assert expected != [3, 4]                                   # not the spec's order
+    registry = IndexRegistry(16, shuffle_seed=11)
+    registry.claim((0, 1, 2, 5))
+    p = ParameterServer(JOB, 0, JobLayout(JOB, TOPO), PS_MAC, ATP_RELEASE, registry)
+    got = []
+    for seq in (1, 2):
+        out = p.on_frame(frame(app_id=1, seq=seq, bitmap=7, fan_in=3, key=_le(7),
+                               flags=COLLISION))
+        param = parse(out[0])
+        assert param["bitmap"] == 1 and param["collision"] == 1
+        got.append(param["tensor_len"])
+    assert got == expected
+    spec = make_ps()
+    assert parse(spec.on_frame(g(7, vals(1)))[0])["bitmap"] == 7
+
+
+def _le(x):
+    return int.from_bytes(x.to_bytes(8, "little"), "big")

@@ -331,7 +331,7 @@ def test_7_parameter_for_previous_key_ignored():
     w = worker(j, tensors=[(7, DATA[:62]), (8, DATA[62:124])])
     assert [(parse(f)["key"], parse(f)["seq"]) for f in w.start(0)] == [(7, 1)]
     out = w.on_frame(param(1, key=7, tensor_len=62), 10)   # tensor 7 done: start 8
-    # decision in worker.py: seq continues across the job's tensors (8's first is 2)
+    # spec section 1: seq continues across the job's tensors (8's first is 2)
     assert [(parse(f)["key"], parse(f)["seq"]) for f in out] == [(8, 2)]
     assert parse(out[0])["agtr"] == 11                     # slot (2 - 1) % S = 1
     assert w.on_frame(param(1, key=7, tensor_len=62), 11) == []
@@ -344,7 +344,7 @@ def test_7_parameter_for_previous_key_ignored():
 
 @pytest.mark.rule("1")
 def test_7_seq_continues_across_tensors_and_wraps_after_65535():
-    # decision in worker.py (the spec restarts seq at 1 per tensor; see the docstring)
+    # spec section 1 (the release restarts seq at 1 per tensor: 9.7)
     j = job(window=2, tensors=((7, 62 * 3), (8, 62 * 2)))
     w = worker(j, tensors=[(7, DATA[:186]), (8, DATA[:124])])
     w.start(0)
@@ -357,6 +357,25 @@ def test_7_seq_continues_across_tensors_and_wraps_after_65535():
     t = TensorProgress(key=1, length=62 * 3, data=None, packets=3, base=65534)
     assert [t.wire_seq(s) for s in (1, 2, 3)] == [65535, 1, 2]
     assert [t.local_seq(x) for x in (65535, 1, 2)] == [1, 2, 3]
+
+
+@pytest.mark.rule("9.7")
+def test_9_7_release_worker_restarts_seq_per_tensor():
+    """Tensor 8's packets are seq 1 and 2 again, on the slots of seq 1 and 2 (the owner
+    words of tensor 7's seq 1 and 2)."""
+    j = job(window=2, tensors=((7, 62 * 3), (8, 62 * 2)))
+    w = worker(j, profile=ATP_RELEASE, tensors=[(7, DATA[:186]), (8, DATA[:124])])
+    w.start(0)
+    w.on_frame(param(1, key=_le64(7)), 1)
+    w.on_frame(param(2, key=_le64(7)), 2)
+    out = w.on_frame(param(3, key=_le64(7)), 3)
+    got = [parse(f) for f in out]
+    assert [(g["key"], g["seq"], g["agtr"]) for g in got] == [(_le64(8), 1, 10),
+                                                              (_le64(8), 2, 11)]
+    # a late parameter packet of tensor 7's seq 1 is stale (other key), tensor 8's counts
+    assert w.on_frame(param(1, key=_le64(7)), 4) == []
+    w.on_frame(param(1, key=_le64(8), values=vals(5)), 5)
+    assert 1 in w.current.acked
 
 
 @pytest.mark.rule("7.6")
