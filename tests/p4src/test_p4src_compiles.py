@@ -5,7 +5,9 @@ Known and documented (p4src/README.md, "Compile status"): bf-p4c's back end plac
 program in 26 stages of Tofino 1's 12 (value registers of ATP_POOL_MAX=20000 go two per
 stage, bound by map RAM, after a 9-stage preamble). This test holds that line: every
 other error fails it, the BfRuntime names the control plane uses must be in bfrt.json,
-and a full success passes it too."""
+and a full success passes it too. While the overrun stands the test reports it as an
+expected failure (xfail, with the compiler's own stage line), never as a pass: a gate
+must not call a program that cannot be loaded on a Tofino green."""
 
 from __future__ import annotations
 
@@ -28,7 +30,7 @@ CONTROL_PLANE_NAMES = (
 
 
 @pytest.mark.slow
-def test_bf_p4c_accepts_atp_p4_except_the_documented_stage_overrun(tmp_path):
+def test_bf_p4c_compiles_atp_p4(tmp_path):
     bf_p4c, looked = find_bf_p4c()
     if bf_p4c is None:
         pytest.skip("no bf-p4c found; looked at: " + "; ".join(looked))
@@ -44,3 +46,7 @@ def test_bf_p4c_accepts_atp_p4_except_the_documented_stage_overrun(tmp_path):
     names = {t["name"] for t in schema["tables"]}
     missing = [n for n in CONTROL_PLANE_NAMES if n not in names]
     assert not missing, f"bfrt.json lacks {missing}; p4src/control addresses them by name"
+    overrun = [e for e in errors if KNOWN_ERRORS[0] in e]
+    if overrun:
+        pytest.xfail("p4src/atp.p4 does not fit Tofino 1 (p4src/README.md, Compile status): "
+                     + overrun[0].strip())
