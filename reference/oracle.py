@@ -80,15 +80,24 @@ def _round_half_even(scaled: np.ndarray) -> np.ndarray:
 
 def verify_results(run) -> list[Mismatch]:
     """Every finished worker's every seq against the oracle (killed jobs are skipped)."""
+    return verify_outcomes(
+        run.scenario,
+        lambda app_id, w, key: run.worker_outcomes.get((app_id, w), {}).get(key),
+        skip_jobs=run.killed)
+
+
+def verify_outcomes(scenario, outcomes_of, skip_jobs=()) -> list[Mismatch]:
+    """Exactly-once (section 10) for any host stack: ``outcomes_of(app_id, worker, key)``
+    gives a worker's per-seq outcomes of a tensor (objects with ``float_mode`` and
+    ``raw``), or None when the tensor never completed there."""
     mismatches: list[Mismatch] = []
-    scenario = run.scenario
     for job in scenario.jobs:
-        if job.app_id in run.killed:
+        if job.app_id in skip_jobs:
             continue
         for tensor in job.tensors:
             expected = expected_seqs(scenario, job.app_id, tensor.key)
             for w in range(job.fan_in):
-                outcomes = run.worker_outcomes.get((job.app_id, w), {}).get(tensor.key)
+                outcomes = outcomes_of(job.app_id, w, tensor.key)
                 if outcomes is None:
                     mismatches.append(Mismatch(job.app_id, w, tensor.key, 0,
                                                "tensor never completed"))
