@@ -115,7 +115,10 @@ def test_test_seed_derives_from_session_seed_and_is_recorded(suite):
     assert 'name="atp_seed"' in junit and 'name="atp_session_seed" value="42"' in junit
 
 
-def test_session_seed_seeds_hypothesis(pytester):
+def test_session_seed_seeds_hypothesis(pytester, monkeypatch):
+    # under CI the ``ci`` hypothesis profile is derandomized (no seed to follow), so this
+    # runs as a developer does: the ``dev`` profile, drawn from the session seed
+    monkeypatch.delenv("CI", raising=False)
     pytester.makepyfile(test_drawn=textwrap.dedent("""
         from hypothesis import given, settings, strategies as st
 
