@@ -27,6 +27,8 @@ test: $(VENV)/.installed
 bench: $(VENV)/.installed
 	$(PY) benchmarks/reference_switch.py
 	$(PY) benchmarks/p4sim.py
+	$(PY) benchmarks/p4src_target.py
+	$(PY) benchmarks/softswitch.py
 	$(PY) benchmarks/host_stack.py
 
 # ATP training over veths and network namespaces (needs root); see host_stack/demo.py
