@@ -4,14 +4,31 @@
 //
 //   node reports/browser_check.mjs REPORT_INDEX_HTML TEST_NAME SCREENSHOT_PNG TEXT...
 //
-// Prints one JSON object: {"found": {TEXT: bool}, "url": ..., "screenshot": ...}.
+// Prints one JSON object: {"found": {TEXT: bool}, "tree_listed": bool, "url": ...,
+// "screenshot": ...}. The test's page is reached through the tree when it lists the test;
+// when it does not within TREE_WAIT_MS (a slow machine, a collapsed group), the page is
+// opened by the test's id from test-results.json, and what the tree showed is printed to
+// stderr so a CI log says why.
 // Chromium comes from Debian (CHROMIUM or /usr/bin/chromium); playwright-core never
 // downloads a browser of its own.
 import { chromium } from "playwright-core";
 import { pathToFileURL } from "node:url";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+
+const TREE_WAIT_MS = 45000;
+
+// The report's own id for the test named testName (allure 3 keeps them in test-results.json).
+function testId(index, testName) {
+  try {
+    const results = JSON.parse(readFileSync(join(dirname(index), "test-results.json"), "utf8"));
+    const hit = Object.values(results.byId ?? {}).find((r) => (r.name ?? "").includes(testName));
+    return hit?.id ?? null;
+  } catch {
+    return null;
+  }
+}
 
 const [index, testName, screenshot, ...texts] = process.argv.slice(2);
 if (!index || !testName || !screenshot) {
@@ -34,8 +51,18 @@ try {
   await page.goto(pathToFileURL(index).href, { waitUntil: "load", timeout: 120000 });
   // the tree lists the test by name; open its page
   const entry = page.getByText(testName, { exact: false }).first();
-  await entry.waitFor({ state: "visible", timeout: 120000 });
-  await entry.click();
+  let treeListed = true;
+  try {
+    await entry.waitFor({ state: "visible", timeout: TREE_WAIT_MS });
+    await entry.click();
+  } catch {
+    treeListed = false;
+    const shown = (await page.locator("body").innerText().catch(() => "")).slice(0, 1500);
+    console.error(`the tree did not list ${testName} within ${TREE_WAIT_MS} ms; it showed:\n${shown}`);
+    const id = testId(index, testName);
+    if (!id) throw new Error(`${testName} is not in ${join(dirname(index), "test-results.json")}`);
+    await page.goto(`${pathToFileURL(index).href}#${id}`, { waitUntil: "load", timeout: 120000 });
+  }
   const found = {};
   for (const text of texts) {
     const locator = page.getByText(text, { exact: false }).first();
@@ -60,7 +87,7 @@ try {
     await page.waitForTimeout(300);
   }
   await page.screenshot({ path: screenshot, fullPage: false });
-  console.log(JSON.stringify({ found, url: page.url(), screenshot }));
+  console.log(JSON.stringify({ found, tree_listed: treeListed, url: page.url(), screenshot }));
 } catch (error) {
   console.error(`browser check failed: ${error.message}`);
   status = 1;
