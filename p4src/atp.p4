@@ -54,11 +54,30 @@
 #include <core.p4>
 #include <tna.p4>
 
+/* ATP_POOL_MAX: the largest pool P the registers hold.  Registers are indexed by
+ * level ++ agtr (and half ++ level ++ agtr), so they hold a power of two:
+ * ATP_POOL_SLOTS = 2^ATP_POOL_BITS >= ATP_POOL_MAX (p4src/control/aggregation.py's
+ * pool_slots() is the same rule). */
 #ifndef ATP_POOL_MAX
-#define ATP_POOL_MAX 20000
+#define ATP_POOL_MAX 4096
 #endif
-#define ATP_CONTROL_CELLS (2 * ATP_POOL_MAX)
-#define ATP_VALUE_CELLS (4 * ATP_POOL_MAX)
+#if ATP_POOL_MAX <= 4096
+#define ATP_POOL_BITS 12
+#elif ATP_POOL_MAX <= 8192
+#define ATP_POOL_BITS 13
+#elif ATP_POOL_MAX <= 16384
+#define ATP_POOL_BITS 14
+#elif ATP_POOL_MAX <= 32768
+#define ATP_POOL_BITS 15
+#else
+#define ATP_POOL_BITS 16
+#endif
+#define ATP_POOL_SLOTS (1 << ATP_POOL_BITS)
+#define ATP_AGTR_HI (ATP_POOL_BITS - 1)
+#define ATP_CI_BITS (ATP_POOL_BITS + 1)
+#define ATP_VI_BITS (ATP_POOL_BITS + 2)
+#define ATP_CONTROL_CELLS (2 * ATP_POOL_SLOTS)
+#define ATP_VALUE_CELLS (4 * ATP_POOL_SLOTS)
 
 #include "headers.p4"
 #include "parser.p4"
@@ -116,15 +135,6 @@ control Ingress(inout headers_t hdr, inout ingress_md_t md,
 
     apply {
         md.id = hdr.atp.app_id ++ hdr.atp.seq;
-        md.agtr = (bit<32>)hdr.atp.agtr;
-        md.now = ig_intr_md.ingress_mac_tstamp[31:0];
-        md.sticky_base = 0x7fffffff;
-        md.second = 0;
-        md.level = 0;
-        md.state = 0;
-        md.param_again = 0;
-        md.unserved = 0;
-        md.is_ecn = 0;
         if (hdr.ipv4.isValid() && hdr.ipv4.ecn == 3) {
             md.is_ecn = 1;
         }
@@ -135,50 +145,28 @@ control Ingress(inout headers_t hdr, inout ingress_md_t md,
         if (!hdr.atp.isValid()) {
             exit;                                     /* L2 forwarded or dropped */
         }
+
+        /* stage 0: what this pass does.  Every control below is applied at one place
+         * only (a Tofino table graph has one order); the parser's md.kind says which
+         * pass this is, the role table what the switch does with the packet. */
+        if (md.kind == KIND_SECOND) {
+            md.second = 1;                            /* pass 2: values 31..61 */
+            md.level = hdr.bridge.level;
+        } else {
+            open_record();                            /* a new frame, a re-entry, or the
+                                                         level-0 release of a parameter */
+            two_level.apply(hdr, md);
+        }
+        aggregator_index.apply(hdr, md, ig_intr_md);
         if (md.routed == 0) {
             drop();                                   /* not a job of this switch */
             exit;
         }
-
-        /* what this pass does: every control below is applied at one place only (a
-         * Tofino table graph has one order) and chosen by md.state / hdr.bridge.vop */
-        if (hdr.bridge.isValid() && hdr.bridge.kind == BRIDGE_SECOND_HALF) {
-            md.second = 1;                            /* pass 2: values 31..61 */
-            md.level = hdr.bridge.level;
-        } else if (hdr.bridge.isValid() && hdr.bridge.kind == BRIDGE_PARAM_LEVEL0) {
-            md.state = 1;                             /* release the level-0 aggregator */
-            md.level = 0;
-            open_record();
-        } else {
-            open_record();                            /* a new frame, or BRIDGE_LEVEL1_ENTRY */
+        if (md.second == 0) {
+            hdr.bridge.level = md.level;
         }
-        if (md.second == 0 && md.state == 0) {
-            if (hdr.atp.ack == 1) {
-                /* section 5: a float request changes no state */
-                if (hdr.atp.overflow == 0 || hdr.atp.resend == 1) {
-                    if (hdr.shim.isValid() && md.is_upper == 1) {
-                        md.state = 1;
-                        md.level = 1;
-                        md.param_again = md.has_local;
-                    } else if (md.has_local == 1) {
-                        md.state = 1;
-                        md.level = 0;
-                    }
-                }
-            } else if (hdr.atp.overflow == 0) {       /* 4.2 float mode passes */
-                two_level.apply(hdr, md);
-                md.state = md.agg;
-            }
-        }
-
-        hdr.bridge.level = md.level;
-        aggregator_index.apply(hdr, md);
-        if (md.state == 1) {
-            aggregator.apply(hdr, md);                /* control state, once per packet */
-        }
-        if (hdr.bridge.vop != VOP_NONE) {
-            aggregator_values.apply(hdr, md);         /* the half in hdr.vals */
-        }
+        aggregator.apply(hdr, md);                    /* control state, pass 1 only */
+        aggregator_values.apply(hdr, md);             /* the half in hdr.vals */
 
         if (md.second == 1) {
             if (hdr.bridge.emit == 0) {
@@ -199,7 +187,7 @@ control Ingress(inout headers_t hdr, inout ingress_md_t md,
             } else {
                 to_workers();
             }
-        } else if (md.state == 0) {
+        } else if (md.op == OP_NONE) {
             if (md.unserved == 1) {
                 drop();
             } else {

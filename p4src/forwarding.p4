@@ -1,6 +1,6 @@
 /* forwarding.p4 — where frames go: the L2 table for non-ATP frames (unknown -> drop),
- * and per job (app_id, ps_index) the port towards its PS, its multicast group and the
- * switch's role in the job (spec sections 5 and 8).  Routes come from
+ * and per job (app_id, ps_index) the port towards its PS and its multicast group
+ * (spec sections 5 and 8).  Routes come from
  * reference.control_plane.SwitchConfig through p4src/control/forwarding.py. */
 #ifndef ATP_FORWARDING_P4
 #define ATP_FORWARDING_P4
@@ -24,16 +24,15 @@ control Forwarding(inout headers_t hdr, inout ingress_md_t md,
     }
 
     /* to_ps: port towards the job's PS; mgid: PRE group of its workers (and, at the
-     * upper switch, of the other racks); is_upper: this is the PS's own rack switch;
-     * has_local/local_rack: this switch serves job-local rack `local_rack` */
-    action route(PortId_t to_ps, MulticastGroupId_t mgid, bit<8> is_upper,
-                 bit<8> has_local, bit<8> local_rack) {
+     * upper switch, of the other racks); is_upper: this is the PS's own rack switch
+     * (a whole-rack aggregate of its own rack re-enters as level 1).  What the switch
+     * does with a packet is the two_level.role table's (two_level.p4), which runs beside
+     * this one in stage 0. */
+    action route(PortId_t to_ps, MulticastGroupId_t mgid, bit<8> is_upper) {
         md.routed = 1;
         md.to_ps = to_ps;
         md.mgid = mgid;
         md.is_upper = is_upper;
-        md.has_local = has_local;
-        md.local_rack = local_rack;
     }
 
     action unknown_job() {

@@ -18,6 +18,21 @@ const bit<8> BRIDGE_SECOND_HALF = 1;    /* pass 2: the values 31..61 of this agg
 const bit<8> BRIDGE_LEVEL1_ENTRY = 2;   /* a whole-rack aggregate re-enters as level 1 */
 const bit<8> BRIDGE_PARAM_LEVEL0 = 3;   /* parameter packet: release the level-0 aggregator */
 
+/* what the parser found (md.kind): with md.rack_key, the key of Ingress.two_level.role */
+const bit<8> KIND_PASS = 0;          /* float mode or a float request: no state (4.2, 5) */
+const bit<8> KIND_GRADIENT = 1;      /* gradient packet, no shim (a single-rack job) */
+const bit<8> KIND_GRADIENT_L0 = 2;   /* gradient packet, shim level 0 (rack_key = rack_id) */
+const bit<8> KIND_GRADIENT_L1 = 3;   /* gradient packet, shim level 1 */
+const bit<8> KIND_PARAM = 4;         /* parameter packet, no shim */
+const bit<8> KIND_PARAM_SHIM = 5;    /* parameter packet with the shim */
+const bit<8> KIND_PARAM_L0 = 6;      /* recirculated parameter packet: release level 0 */
+const bit<8> KIND_SECOND = 7;        /* recirculated: pass 2, values 31..61 */
+
+/* what the role table decides (md.op) */
+const bit<8> OP_NONE = 0;            /* pass: no aggregator state */
+const bit<8> OP_GRADIENT = 1;        /* sections 4.3-4.7 on md.level's pool */
+const bit<8> OP_PARAM = 2;           /* section 5: release on md.level's pool */
+
 /* what the value registers do in a pass (decided once, in pass 1) */
 const bit<8> VOP_NONE = 0;
 const bit<8> VOP_FIRST = 1;   /* first arrival: overwrite (4.6) */
@@ -72,7 +87,7 @@ header atp_h {
     bit<16> agtr2;
 }
 
-#define ATP_VALUE_FIELD(i) int<32> v##i;
+#define ATP_VALUE_FIELD(i) bit<32> v##i;
 #define ATP_HALF_FIELDS \
     ATP_VALUE_FIELD(0)  ATP_VALUE_FIELD(1)  ATP_VALUE_FIELD(2)  ATP_VALUE_FIELD(3)  \
     ATP_VALUE_FIELD(4)  ATP_VALUE_FIELD(5)  ATP_VALUE_FIELD(6)  ATP_VALUE_FIELD(7)  \
@@ -119,17 +134,18 @@ struct headers_t {
 }
 
 struct ingress_md_t {
+    bit<8>  kind;         /* KIND_*: set by the parser */
+    bit<8>  rack_key;     /* the shim's rack_id for a level-0 gradient packet, else 0 */
+    bit<8>  op;           /* OP_*: set by the role table */
     bit<32> id;           /* owner word: app_id << 16 | seq */
-    bit<32> now;          /* switch time, ns, low 32 bits */
     bit<32> clock;        /* now (gradient) or now - aggregator_timeout (parameter) */
-    bit<32> over;         /* agtr - P mod 2^32: bit 31 set <=> agtr inside the pool */
-    bit<32> agtr;         /* hdr.atp.agtr, widened (a 32-bit add needs 32-bit operands) */
-    bit<32> ci;           /* control-register index: agtr + level * P */
-    bit<32> vi;           /* value-register index of this pass */
+    bit<16> room;         /* P |-| agtr: 0 <=> agtr outside the pool (agtr >= P) */
+    bit<ATP_CI_BITS> ci;  /* control-register index: level ++ agtr */
+    bit<ATP_VI_BITS> vi;  /* value-register index: half ++ level ++ agtr */
     bit<32> b;            /* worker (or rack) bits of this level */
     bit<8>  n;            /* fan-in of this level */
-    bit<32> prev;
-    bit<32> new_bits;
+    bit<32> prev;         /* bitmap before this packet */
+    bit<32> new_bits;     /* b & ~prev, from the bitmap's twin */
     bit<32> merged;
     bit<32> whole;        /* (1 << fan_in) - 1 */
     bit<32> whole_diff;   /* merged ^ whole: 0 <=> the rack is complete */
@@ -141,16 +157,11 @@ struct ingress_md_t {
     bit<8>  mine;
     bit<8>  released;
     bit<8>  routed;
-    bit<8>  agg;          /* this switch aggregates the packet at md.level */
     bit<8>  unserved;     /* a single-rack frame where the job has no workers: dropped */
     bit<8>  level;
-    bit<8>  two_level;
-    bit<8>  is_upper;
-    bit<8>  has_local;
-    bit<8>  local_rack;
-    bit<8>  vop;
+    bit<8>  two_level;    /* an edge switch's level-0 aggregation of a multi-rack job */
+    bit<8>  is_upper;     /* the PS's own rack switch (job_route) */
     bit<8>  second;       /* this is pass 2 of an aggregation */
-    bit<8>  state;        /* this pass runs AggregatorState */
     bit<8>  param_again;  /* parameter packet: level 0 still to release */
     PortId_t to_ps;
     MulticastGroupId_t mgid;

@@ -4,15 +4,39 @@
  * 0..30 land in `vals` (pass 1 aggregates them) and 31..61 in `vals_post`.  A frame
  * from the recirculation port starts with a bridge header; for a second-half pass its
  * values 0..30 (already the aggregate) land in `vals_pre` and 31..61 in `vals`, so the
- * same RegisterActions, which read and write `vals`, serve both halves. */
+ * same RegisterActions, which read and write `vals`, serve both halves.
+ * The parser also classifies the packet (md.kind, md.rack_key: what the role table
+ * matches), which costs no MAU stage. */
 #ifndef ATP_PARSER_P4
 #define ATP_PARSER_P4
 
 parser IngressParser(packet_in pkt, out headers_t hdr, out ingress_md_t md,
                      out ingress_intrinsic_metadata_t ig_intr_md) {
+    /* Every metadata field the MAU reads before a table writes it starts here, so that
+     * no stage is spent on initialisation (and no table writes a field twice). */
     state start {
         pkt.extract(ig_intr_md);
         pkt.advance(PORT_METADATA_SIZE);
+        md.kind = KIND_PASS;
+        md.rack_key = 0;
+        md.op = OP_NONE;
+        md.level = 0;
+        md.second = 0;
+        md.two_level = 0;
+        md.param_again = 0;
+        md.unserved = 0;
+        md.routed = 0;
+        md.mine = 0;
+        md.released = 0;
+        md.prev = 0;
+        md.new_bits = 0;
+        md.count = 0;
+        md.ecn_old = 0;
+        md.is_ecn = 0;
+        md.b = 0;
+        md.n = 0;
+        md.whole_known = 0;
+        md.sticky_base = 0x7fffffff;
         transition select(ig_intr_md.ingress_port) {
             RECIRC_PORT: parse_bridge;
             default: parse_ethernet;
@@ -22,12 +46,24 @@ parser IngressParser(packet_in pkt, out headers_t hdr, out ingress_md_t md,
     state parse_bridge {
         pkt.extract(hdr.bridge);
         transition select(hdr.bridge.kind) {
-            BRIDGE_SECOND_HALF: parse_ethernet_second;
-            default: parse_ethernet;
+            BRIDGE_SECOND_HALF: parse_second_half;
+            BRIDGE_PARAM_LEVEL0: parse_param_level0;
+            default: parse_ethernet;                  /* BRIDGE_LEVEL1_ENTRY: a new frame */
         }
     }
 
-    /* first pass (or a re-entry / parameter release pass) */
+    state parse_second_half {
+        md.kind = KIND_SECOND;
+        transition parse_ethernet_second;
+    }
+
+    /* the values stay where they are (no value register runs in this pass) */
+    state parse_param_level0 {
+        md.kind = KIND_PARAM_L0;
+        transition parse_ethernet_second;
+    }
+
+    /* first pass (or a level-1 re-entry) */
     state parse_ethernet {
         pkt.extract(hdr.ethernet);
         transition select(hdr.ethernet.ether_type) {
@@ -39,24 +75,62 @@ parser IngressParser(packet_in pkt, out headers_t hdr, out ingress_md_t md,
 
     state parse_ipv4 {
         pkt.extract(hdr.ipv4);
-        transition parse_atp;
+        pkt.extract(hdr.atp);
+        transition select(hdr.atp.ack, hdr.atp.overflow, hdr.atp.resend) {
+            (0, 0, _): kind_gradient;
+            (0, 1, _): parse_values;                  /* 4.2 float mode */
+            (1, 1, 0): parse_values;                  /* 5 float request */
+            (1, _, _): kind_param;
+        }
     }
 
     state parse_ipv4_shim {
         pkt.extract(hdr.ipv4);
         pkt.extract(hdr.shim);
-        transition parse_atp;
+        pkt.extract(hdr.atp);
+        transition select(hdr.atp.ack, hdr.atp.overflow, hdr.atp.resend, hdr.shim.level) {
+            (0, 0, _, 0): kind_gradient_level0;
+            (0, 0, _, _): kind_gradient_level1;
+            (0, 1, _, _): parse_values;
+            (1, 1, 0, _): parse_values;
+            (1, _, _, _): kind_param_shim;
+        }
     }
 
-    state parse_atp {
-        pkt.extract(hdr.atp);
+    state kind_gradient {
+        md.kind = KIND_GRADIENT;
+        transition parse_values;
+    }
+
+    state kind_gradient_level0 {
+        md.kind = KIND_GRADIENT_L0;
+        md.rack_key = hdr.shim.rack_id;
+        transition parse_values;
+    }
+
+    state kind_gradient_level1 {
+        md.kind = KIND_GRADIENT_L1;
+        transition parse_values;
+    }
+
+    state kind_param {
+        md.kind = KIND_PARAM;
+        transition parse_values;
+    }
+
+    state kind_param_shim {
+        md.kind = KIND_PARAM_SHIM;
+        transition parse_values;
+    }
+
+    state parse_values {
         pkt.extract(hdr.vals);
         pkt.extract(hdr.vals_post);
         pkt.extract(hdr.tail);
         transition accept;
     }
 
-    /* second pass: the same layout, the other half active */
+    /* a recirculated pass: the same layout, values 31..61 in `vals` */
     state parse_ethernet_second {
         pkt.extract(hdr.ethernet);
         transition select(hdr.ethernet.ether_type) {

@@ -1,11 +1,16 @@
-/* two_level.p4 — the switch's role in a multi-rack job (spec section 8).
+/* two_level.p4 — the switch's role in a job (spec sections 4, 5 and 8).
  *
- * TwoLevelRole decides, in pass 1, whether this switch aggregates the packet and on
- * which pool: level 0 for single-rack jobs and for level-0 frames of the job-local rack
+ * TwoLevelRole.role decides, in stage 0 of pass 1, what this switch does with the
+ * packet and on which pool: its key is the job and what the parser found (md.kind,
+ * md.rack_key), its entries come from the control plane (p4src/control/two_level.py)
+ * per job: level 0 for single-rack jobs and for level-0 frames of the job-local rack
  * this switch serves (edge role), level 1 for level-1 frames at the PS's own rack switch
- * (upper role); anything else passes to the PS unaggregated.  RackPromotion turns an
- * emitted level-0 frame that covers every worker of the rack into a level-1 frame; at
- * the upper switch that frame re-enters the pipeline (recirculation) for level 1. */
+ * (upper role), the release of either level for parameter packets; anything else
+ * (no entry) passes to the PS or the workers unaggregated.  Deciding the role by a
+ * lookup rather than by conditions on the route's data saves the stages between the
+ * route and the aggregator.  RackPromotion turns an emitted level-0 frame that covers
+ * every worker of the rack into a level-1 frame; at the upper switch that frame
+ * re-enters the pipeline (recirculation) for level 1. */
 #ifndef ATP_TWO_LEVEL_P4
 #define ATP_TWO_LEVEL_P4
 
@@ -62,31 +67,62 @@ control TwoLevelRole(inout headers_t hdr, inout ingress_md_t md) {
         }
     }
 
-    apply {
-        md.agg = 0;
-        md.unserved = 0;
+    /* a gradient packet on the level-0 pool; two_level: an edge switch (section 8) */
+    action aggregate_level0(bit<8> two_level) {
+        md.op = OP_GRADIENT;
         md.level = 0;
-        md.two_level = 0;
         md.b = hdr.atp.bitmap;
         md.n = hdr.atp.fan_in;
-        if (!hdr.shim.isValid()) {
-            if (md.has_local == 1) {
-                md.agg = 1;                               /* single-rack job */
-            } else {
-                md.unserved = 1;    /* single-rack frame at a switch without its workers */
-            }
-        } else if (hdr.shim.level == 0) {
-            if (md.has_local == 1 && hdr.shim.rack_id == md.local_rack) {
-                md.agg = 1;                               /* edge role */
-                md.two_level = 1;
-                whole_rack.apply();
-            }
-        } else if (md.is_upper == 1) {
-            md.agg = 1;                                   /* upper role */
-            md.level = 1;
-            md.b = hdr.shim.bitmap1;
-            md.n = hdr.shim.fan_in1;
+        md.two_level = two_level;
+    }
+
+    /* a level-1 frame at the upper switch: bitmap1 / fan_in1 on the level-1 pool */
+    action aggregate_level1() {
+        md.op = OP_GRADIENT;
+        md.level = 1;
+        md.b = hdr.shim.bitmap1;
+        md.n = hdr.shim.fan_in1;
+    }
+
+    /* a parameter packet releases its level-0 aggregator */
+    action release_level0() {
+        md.op = OP_PARAM;
+        md.level = 0;
+    }
+
+    /* ... its level-1 aggregator at the upper switch; param_again: the level-0 one of
+     * this switch's own rack next (recirculated) */
+    action release_level1(bit<8> param_again) {
+        md.op = OP_PARAM;
+        md.level = 1;
+        md.param_again = param_again;
+    }
+
+    /* a single-rack frame at a switch without the job's workers: dropped */
+    action unserved() {
+        md.unserved = 1;
+    }
+
+    action pass() {
+        md.op = OP_NONE;
+    }
+
+    table role {
+        key = {
+            hdr.atp.app_id   : exact;
+            hdr.atp.ps_index : exact;
+            md.kind          : exact;
+            md.rack_key      : exact;
         }
+        actions = { aggregate_level0; aggregate_level1; release_level0; release_level1;
+                    unserved; pass; }
+        default_action = pass();
+        size = 4096;
+    }
+
+    apply {
+        role.apply();
+        whole_rack.apply();
     }
 }
 

@@ -10,14 +10,23 @@ from reference.wire import ELEMENTS
 from p4src.control.facade import SwitchFacade
 
 POOL_INDEX = "pipe.Ingress.aggregator_index.pool_index"
-SET_INDEX = "Ingress.aggregator_index.set_index"
+SET_POOL = "Ingress.aggregator_index.set_pool"
+WHOLE_SPACE_POOL = "Ingress.aggregator_index.whole_space_pool"
 OWNER_STAMP = "pipe.Ingress.aggregator.owner_stamp"
 BITMAP = "pipe.Ingress.aggregator.bitmap"
+BITMAP_TWIN = "pipe.Ingress.aggregator.bitmap_twin"
 COUNT = "pipe.Ingress.aggregator.count"
 ECN = "pipe.Ingress.aggregator.ecn"
 HALF = ELEMENTS // 2
 VALUES = tuple(f"pipe.Ingress.aggregator_values.values_{i}" for i in range(HALF))
 U32 = 1 << 32
+MIN_POOL_BITS = 12
+
+
+def pool_slots(pool_max: int) -> int:
+    """Cells per level in the registers of a build with ``-DATP_POOL_MAX=pool_max``: the
+    power of two atp.p4 rounds it up to (at least 4096), since indexes are level ++ agtr."""
+    return 1 << max(MIN_POOL_BITS, (max(pool_max, 1) - 1).bit_length())
 
 
 def _field(register: str, name: str = "f1") -> str:
@@ -25,8 +34,8 @@ def _field(register: str, name: str = "f1") -> str:
 
 
 class AggregatorIndex:
-    """``pool_index``: per (level, half, ack) the register bases, the pool bound and the
-    clock offset (0 for gradient packets, -aggregator_timeout for parameter packets)."""
+    """``pool_index``: per value of ack the pool bound P and the clock offset (0 for
+    gradient packets, -aggregator_timeout for parameter packets)."""
 
     def __init__(self, facade: SwitchFacade, pool_max: int):
         self.facade = facade
@@ -34,48 +43,48 @@ class AggregatorIndex:
 
     def configure(self, config: SwitchConfig) -> None:
         p = config.pool_size
-        for level in (0, 1):
-            for half in (0, 1):
-                for ack in (0, 1):
-                    if half and ack:
-                        continue                      # parameter packets take one pass
-                    timeout = config.aggregator_timeout_ns if ack else 0
-                    self.facade.table_add(
-                        POOL_INDEX, {"md.level": level, "md.second": half, "hdr.atp.ack": ack},
-                        SET_INDEX,
-                        {"ci_base": level * p, "vi_base": (level + 2 * half) * p,
-                         "minus_pool": (U32 - p) % U32, "minus_timeout": (U32 - timeout) % U32})
+        for ack in (0, 1):
+            timeout = config.aggregator_timeout_ns if ack else 0
+            minus_timeout = (U32 - timeout) % U32
+            if p >= 1 << 16:                          # every 16-bit agtr is inside
+                self.facade.table_add(POOL_INDEX, {"hdr.atp.ack": ack}, WHOLE_SPACE_POOL,
+                                      {"minus_timeout": minus_timeout})
+            else:
+                self.facade.table_add(POOL_INDEX, {"hdr.atp.ack": ack}, SET_POOL,
+                                      {"pool": p, "minus_timeout": minus_timeout})
 
     def clear(self) -> None:
         self.facade.table_clear(POOL_INDEX)
 
 
 class AggregatorRegisters:
-    """The aggregator registers: control state at ``ci = agtr + level * P``, values 0..30
-    at ``ci`` and 31..61 at ``ci + 2P`` of ``values_0..values_30``."""
+    """The aggregator registers: control state at ``ci = level * S + agtr``, values 0..30
+    at ``vi = level * S + agtr`` and 31..61 at ``vi + 2S`` of ``values_0..values_30``,
+    S = pool_slots(pool_max)."""
 
-    def __init__(self, facade: SwitchFacade):
+    def __init__(self, facade: SwitchFacade, pool_max: int):
         self.facade = facade
+        self.slots = pool_slots(pool_max)
         self.pool_size = 0
 
     def configure(self, config: SwitchConfig) -> None:
         self.pool_size = config.pool_size
 
     def clear(self) -> None:
-        for register in (OWNER_STAMP, BITMAP, COUNT, ECN) + VALUES:
+        for register in (OWNER_STAMP, BITMAP, BITMAP_TWIN, COUNT, ECN) + VALUES:
             self.facade.register_clear(register)
 
     def _ci(self, index: int, level: int) -> int:
         if not 0 <= index < self.pool_size:
             raise IndexError(f"aggregator index {index} outside the pool 0..{self.pool_size - 1}")
-        return index + level * self.pool_size
+        return index + level * self.slots
 
     def read(self, index: int, level: int = 0) -> AggregatorState:
         ci = self._ci(index, level)
         f = self.facade
         owner_stamp = f.register_read(OWNER_STAMP, ci)
         first = [f.register_read(r, ci)[_field(r)] for r in VALUES]
-        second = [f.register_read(r, ci + 2 * self.pool_size)[_field(r)] for r in VALUES]
+        second = [f.register_read(r, ci + 2 * self.slots)[_field(r)] for r in VALUES]
         return AggregatorState(
             owner_stamp[_field(OWNER_STAMP, "owner")],
             f.register_read(BITMAP, ci)[_field(BITMAP)],
@@ -84,16 +93,23 @@ class AggregatorRegisters:
             owner_stamp[_field(OWNER_STAMP, "stamp")],
             tuple(_signed(v) for v in first + second))
 
+    def owners(self) -> list[tuple[int, int]]:
+        """(ci, owner) of every aggregator of both levels inside the pool."""
+        found = []
+        for level in (0, 1):
+            start = level * self.slots
+            owners = self.facade.register_read_range(OWNER_STAMP, start, self.pool_size)[
+                _field(OWNER_STAMP, "owner")]
+            found.extend((start + i, owner) for i, owner in enumerate(owners))
+        return found
+
     def release_job(self, app_id: int) -> int:
         """Spec 10 teardown: release every aggregator (both levels) the job owns."""
-        cells = 2 * self.pool_size
-        owners = self.facade.register_read_range(OWNER_STAMP, 0, cells)[
-            _field(OWNER_STAMP, "owner")]
         released = 0
-        for ci, owner in enumerate(owners):
+        for ci, owner in self.owners():
             if owner and owner >> 16 == app_id:
                 self.facade.register_write(OWNER_STAMP, ci, {_field(OWNER_STAMP, "owner"): 0})
-                for register in (BITMAP, COUNT, ECN):
+                for register in (BITMAP, BITMAP_TWIN, COUNT, ECN):
                     self.facade.register_write(register, ci, {_field(register): 0})
                 released += 1
         return released

@@ -55,7 +55,5 @@ def _route_key(app_id: int, ps_index: int) -> dict[str, int]:
 
 
 def route_data(route: JobRoute, mgid: int) -> dict[str, int]:
-    """The switch's role in the job (section 8) as the ``route`` action's data."""
-    local = route.local_rack_id
-    return {"to_ps": route.to_ps_port, "mgid": mgid, "is_upper": int(route.is_upper),
-            "has_local": int(local is not None), "local_rack": local or 0}
+    """The ``route`` action's data (the role itself is ``two_level.role``'s)."""
+    return {"to_ps": route.to_ps_port, "mgid": mgid, "is_upper": int(route.is_upper)}

@@ -10,6 +10,7 @@ from p4src.control.aggregation import AggregatorIndex, AggregatorRegisters
 from p4src.control.ecn import EcnMarking
 from p4src.control.facade import SwitchFacade
 from p4src.control.forwarding import Forwarding
+from p4src.control.two_level import TwoLevel
 
 RECIRC_PORT = 68          # RECIRC_PORT in p4src/headers.p4
 MAX_TIMEOUT_NS = (1 << 31) - 1
@@ -24,8 +25,9 @@ class AtpControlPlane:
         self.facade = facade
         self.pool_max = pool_max
         self.forwarding = Forwarding(facade)
+        self.two_level = TwoLevel(facade)
         self.index = AggregatorIndex(facade, pool_max)
-        self.registers = AggregatorRegisters(facade)
+        self.registers = AggregatorRegisters(facade, pool_max)
         self.ecn = EcnMarking(facade)
 
     def check(self, config: SwitchConfig) -> None:
@@ -46,12 +48,14 @@ class AtpControlPlane:
     def configure(self, config: SwitchConfig) -> None:
         self.check(config)
         self.forwarding.configure(config)
+        self.two_level.configure(config)
         self.index.configure(config)
         self.registers.configure(config)
         self.ecn.configure(config)
 
     def clear(self) -> None:
         self.forwarding.clear()
+        self.two_level.clear()
         self.index.clear()
         self.registers.clear()
         self.ecn.clear()
@@ -60,6 +64,7 @@ class AtpControlPlane:
         """Spec 10: routes and groups first (in-flight frames are then an unknown job's),
         then every aggregator the job owns. Returns how many were released."""
         self.forwarding.remove_job(app_id)
+        self.two_level.remove_job(app_id)
         return self.registers.release_job(app_id)
 
     def read_aggregator(self, index: int, level: int = 0) -> AggregatorState:

@@ -24,7 +24,8 @@ MUTANTS = {
         "c.owner = md.id;\n                c.stamp = md.clock;",
         "corpus and flush", "owner"),
     "duplicates_not_masked": (
-        "aggregation.p4", "md.new_bits = md.b & ~md.prev;", "md.new_bits = md.b;",
+        "aggregation.p4", "rv = md.b & ~value;\n            value = value | md.b;",
+        "rv = md.b;\n            value = value | md.b;",
         "corpus and duplicate", "values"),
     "ecn_not_propagated": (
         "atp.p4", "                    hdr.atp.ecn = 1;\n", "",
@@ -33,7 +34,7 @@ MUTANTS = {
         "atp.p4", "hdr.atp.collision = 1;", "hdr.atp.collision = 0;",
         "corpus and collision", "flags"),
     "saturation_not_sticky": (
-        "atp.p4", "md.sticky_base = 0x7fffffff;", "md.sticky_base = 0x40000000;",
+        "parser.p4", "md.sticky_base = 0x7fffffff;", "md.sticky_base = 0x40000000;",
         "corpus and sticky", "values"),
 }
 

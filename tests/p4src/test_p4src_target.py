@@ -12,6 +12,7 @@ from reference.wire import FLAG_ACK, FLAG_COLLISION, FLAG_RESEND, AtpPacket, dec
 
 from fixtures.targets import open_target
 from p4src.control import ControlPlaneConfigError, FacadeError, P4simFacade
+from p4src.control.aggregation import pool_slots
 
 PS_PORT = 9
 
@@ -94,3 +95,26 @@ def test_facade_names_the_object_it_refuses(p4sim_target):
         facade.table_add("pipe.Ingress.forwarding.nope", {}, "x")
     with pytest.raises(FacadeError, match="owner_stamp"):
         facade.register_write("pipe.Ingress.aggregator.owner_stamp", 0, {"bogus": 1})
+
+
+@pytest.mark.parametrize("pool_max, slots", [(1, 4096), (4096, 4096), (4097, 8192),
+                                             (20000, 32768), (65536, 65536)])
+def test_register_slots_are_the_power_of_two_the_program_rounds_to(pool_max, slots):
+    assert pool_slots(pool_max) == slots
+
+
+@pytest.mark.parametrize("pool_size", [4096, 5000])
+def test_pool_bound_is_exact_at_the_last_slot(pool_size):
+    """agtr = P - 1 is an aggregator, agtr = P is outside the pool (4.3): the P4 bound
+    (P |-| agtr) and the register index (level ++ agtr) agree with the reference."""
+    config = _config(pool_size=pool_size)
+    target = open_target("p4sim")
+    target.setup(config)
+    reference = SwitchModel(config)
+    for agtr, mine in ((pool_size - 1, True), (pool_size, False)):
+        frame = _gradient(0, [3], agtr=agtr, fan_in=1)
+        target.inject(1, frame, time_ns=50)
+        out = target.collect()
+        assert out == reference.process(1, frame, 50)
+        assert bool(decode(out[0][1]).flags & FLAG_COLLISION) is not mine
+    assert target.read_aggregators([pool_size - 1])[pool_size - 1].owner == 1 << 16 | 1
