@@ -47,6 +47,7 @@ control AggregatorIndex(inout headers_t hdr, inout ingress_md_t md,
         md.room = 0;
     }
 
+    @stage(0)
     table pool_index {
         key = { hdr.atp.ack : exact; }
         actions = { set_pool; whole_space_pool; outside_pool; }
@@ -138,6 +139,7 @@ control AggregatorState(inout headers_t hdr, inout ingress_md_t md) {
 
     /* 4.3 and 5 in one lookup: an agtr outside the pool (room 0) touches nothing and is
      * not mine; else the role's operation picks the RegisterAction. */
+    @stage(1)
     table ownership {
         key = {
             md.op          : exact;
@@ -230,12 +232,94 @@ control AggregatorState(inout headers_t hdr, inout ingress_md_t md) {
         }
     };
 
+    /* Stage 2: bitmap, its twin and ecn, each one table keyed by the ownership result
+     * (mine / released) and resend; no gateway, so nothing waits for a condition. */
+    action bitmap_merge_op() { md.prev = bitmap_merge.execute(md.ci); }
+    action bitmap_flush_op() { md.prev = bitmap_flush.execute(md.ci); }
+    action bitmap_clear_op() { bitmap_flush.execute(md.ci); }
+
+    @stage(2)
+    table bitmap_update {
+        key = { md.mine : exact; md.released : exact; hdr.atp.resend : exact; }
+        actions = { bitmap_merge_op; bitmap_flush_op; bitmap_clear_op; NoAction; }
+        const entries = {
+            (1, 0, 0) : bitmap_merge_op();
+            (1, 0, 1) : bitmap_flush_op();
+            (0, 1, 0) : bitmap_clear_op();
+            (0, 1, 1) : bitmap_clear_op();
+        }
+        default_action = NoAction();
+        size = 4;
+    }
+
+    action twin_merge_op() { md.new_bits = twin_merge.execute(md.ci); }
+    action twin_flush_op() { md.new_bits = twin_flush.execute(md.ci); }
+    action twin_clear_op() { twin_flush.execute(md.ci); }
+
+    @stage(2)
+    table twin_update {
+        key = { md.mine : exact; md.released : exact; hdr.atp.resend : exact; }
+        actions = { twin_merge_op; twin_flush_op; twin_clear_op; NoAction; }
+        const entries = {
+            (1, 0, 0) : twin_merge_op();
+            (1, 0, 1) : twin_flush_op();
+            (0, 1, 0) : twin_clear_op();
+            (0, 1, 1) : twin_clear_op();
+        }
+        default_action = NoAction();
+        size = 4;
+    }
+
+    action ecn_mark_op() { md.ecn_old = ecn_mark.execute(md.ci); }
+    action ecn_flush_op() { md.ecn_old = ecn_flush.execute(md.ci); }
+    action ecn_clear_op() { ecn_clear.execute(md.ci); }
+
+    @stage(2)
+    table ecn_update {
+        key = { md.mine : exact; md.released : exact; hdr.atp.resend : exact; }
+        actions = { ecn_mark_op; ecn_flush_op; ecn_clear_op; NoAction; }
+        const entries = {
+            (1, 0, 0) : ecn_mark_op();
+            (1, 0, 1) : ecn_flush_op();
+            (0, 1, 0) : ecn_clear_op();
+            (0, 1, 1) : ecn_clear_op();
+        }
+        default_action = NoAction();
+        size = 4;
+    }
+
+    /* Stage 3: 4.5 count (a resend or a release zeroes it, new bits bump it, a
+     * duplicate only reads it) */
+    action count_bump_op() { md.count = count_bump.execute(md.ci); }
+    action count_peek_op() { md.count = count_peek.execute(md.ci); }
+    action count_zero_op() { count_zero.execute(md.ci); }
+
+    @stage(3)
+    table count_update {
+        key = {
+            md.mine        : exact;
+            md.released    : exact;
+            hdr.atp.resend : ternary;
+            md.new_bits    : ternary;
+        }
+        actions = { count_bump_op; count_peek_op; count_zero_op; NoAction; }
+        const entries = {
+            (1, 0, 1, _) : count_zero_op();
+            (1, 0, 0, 0) : count_peek_op();
+            (1, 0, 0, _) : count_bump_op();
+            (0, 1, _, _) : count_zero_op();
+        }
+        default_action = NoAction();
+        size = 4;
+    }
+
     action set_vop(bit<8> vop) {
         hdr.bridge.vop = vop;
     }
 
     /* 4.6: what the value registers do, from prev and new (stage 3).  A first arrival
      * (prev == 0) overwrites, later ones add, a packet without new bits reads. */
+    @stage(3)
     table value_operation {
         key = {
             md.mine        : exact;
@@ -267,36 +351,18 @@ control AggregatorState(inout headers_t hdr, inout ingress_md_t md) {
     }
 
     apply {
-        ownership.apply();
-        if (md.released == 1) {
-            bitmap_flush.execute(md.ci);
-            twin_flush.execute(md.ci);
-            count_zero.execute(md.ci);
-            ecn_clear.execute(md.ci);
-        } else if (md.mine == 1) {
-            if (hdr.atp.resend == 0) {
-                md.prev = bitmap_merge.execute(md.ci);
-                md.new_bits = twin_merge.execute(md.ci);
-                md.ecn_old = ecn_mark.execute(md.ci);
-            } else {
-                md.prev = bitmap_flush.execute(md.ci);
-                md.new_bits = twin_flush.execute(md.ci);
-                md.ecn_old = ecn_flush.execute(md.ci);
-            }
-            merge_bits();
-            value_operation.apply();
+        ownership.apply();                            /* stage 1 */
+        bitmap_update.apply();                        /* stage 2 */
+        twin_update.apply();
+        ecn_update.apply();
+        merge_bits();                                 /* stage 3 */
+        value_operation.apply();
+        count_update.apply();
+        if (md.mine == 1) {                           /* stage 4 */
             if (hdr.atp.resend == 1) {
-                count_zero.execute(md.ci);            /* 4.5: a resend flushes */
-                hdr.bridge.emit = 1;
-            } else {
-                if (md.new_bits != 0) {
-                    md.count = count_bump.execute(md.ci);
-                } else {
-                    md.count = count_peek.execute(md.ci);
-                }
-                if (md.count == md.n) {           /* 4.5 complete, 4.7 asked again */
-                    hdr.bridge.emit = 1;
-                }
+                hdr.bridge.emit = 1;                  /* 4.5: a resend flushes */
+            } else if (md.count == md.n) {
+                hdr.bridge.emit = 1;                  /* 4.5 complete, 4.7 asked again */
             }
         }
     }
@@ -308,7 +374,7 @@ control AggregatorState(inout headers_t hdr, inout ingress_md_t md) {
  * inside); `read` reads the aggregate.  sticky(x) <=> x in {2^31-1, -2^31, -(2^31-1)}
  * <=> (bit<32>)(x - (2^31-1)) < 3.  One table per register, its key the operation
  * (hdr.bridge.vop) and the incoming element: no gateway, one logical table each. */
-#define ATP_VALUE_REGISTER(i)                                                           \
+#define ATP_VALUE_REGISTER(i, st)                                                       \
     Register<int<32>, bit<ATP_VI_BITS>>(ATP_VALUE_CELLS) values_##i;                    \
     RegisterAction<int<32>, bit<ATP_VI_BITS>, int<32>>(values_##i) first_##i = {        \
         void apply(inout int<32> value, out int<32> rv) {                               \
@@ -341,6 +407,7 @@ control AggregatorState(inout headers_t hdr, inout ingress_md_t md) {
     action do_add_##i() { hdr.vals.v##i = (bit<32>)add_##i.execute(md.vi); }            \
     action do_take_##i() { hdr.vals.v##i = (bit<32>)take_##i.execute(md.vi); }          \
     action do_read_##i() { hdr.vals.v##i = (bit<32>)read_##i.execute(md.vi); }          \
+    @stage(st)                                                                          \
     table value_##i {                                                                   \
         key = {                                                                         \
             hdr.bridge.vop : exact;                                                     \
@@ -359,12 +426,14 @@ control AggregatorState(inout headers_t hdr, inout ingress_md_t md) {
         size = 8;                                                                       \
     }
 
-#define ATP_VALUE_APPLY(i) value_##i.apply();
+#define ATP_VALUE_APPLY(i, st) value_##i.apply();
 
+/* four value registers per stage, stages 4..11 (the stateful ALUs of a stage) */
 #define ATP_FOR_HALF(M) \
-    M(0)  M(1)  M(2)  M(3)  M(4)  M(5)  M(6)  M(7)  M(8)  M(9)  M(10) M(11) M(12) \
-    M(13) M(14) M(15) M(16) M(17) M(18) M(19) M(20) M(21) M(22) M(23) M(24) M(25) \
-    M(26) M(27) M(28) M(29) M(30)
+    M(0, 4)   M(1, 4)   M(2, 4)   M(3, 4)   M(4, 5)   M(5, 5)   M(6, 5)   M(7, 5)   \
+    M(8, 6)   M(9, 6)   M(10, 6)  M(11, 6)  M(12, 7)  M(13, 7)  M(14, 7)  M(15, 7)  \
+    M(16, 8)  M(17, 8)  M(18, 8)  M(19, 8)  M(20, 9)  M(21, 9)  M(22, 9)  M(23, 9)  \
+    M(24, 10) M(25, 10) M(26, 10) M(27, 10) M(28, 11) M(29, 11) M(30, 11)
 
 control AggregatorValues(inout headers_t hdr, inout ingress_md_t md) {
     ATP_FOR_HALF(ATP_VALUE_REGISTER)

@@ -134,95 +134,87 @@ control Ingress(inout headers_t hdr, inout ingress_md_t md,
     }
 
     apply {
-        md.id = hdr.atp.app_id ++ hdr.atp.seq;
-        if (hdr.ipv4.isValid() && hdr.ipv4.ecn == 3) {
-            md.is_ecn = 1;
-        }
-        if (hdr.atp.isValid() && hdr.atp.ecn == 1) {
-            md.is_ecn = 1;
-        }
-        forwarding.apply(hdr, md, ig_dprsr_md, ig_tm_md);
-        if (!hdr.atp.isValid()) {
-            exit;                                     /* L2 forwarded or dropped */
-        }
-
-        /* stage 0: what this pass does.  Every control below is applied at one place
-         * only (a Tofino table graph has one order); the parser's md.kind says which
-         * pass this is, the role table what the switch does with the packet. */
-        if (md.kind == KIND_SECOND) {
-            md.second = 1;                            /* pass 2: values 31..61 */
-            md.level = hdr.bridge.level;
-        } else {
-            open_record();                            /* a new frame, a re-entry, or the
+        forwarding.apply(hdr, md, ig_dprsr_md, ig_tm_md);    /* stage 0 */
+        if (hdr.atp.isValid()) {
+            /* stage 0: what this pass does.  No table is gated on a table's result
+             * before the aggregator: the parser's md.kind says which pass this is, the
+             * role table (two_level.p4) what the switch does with the packet, and every
+             * control below is applied at one place only (a Tofino table graph has one
+             * order); conditions come last, on the output. */
+            md.id = hdr.atp.app_id ++ hdr.atp.seq;
+            if (hdr.ipv4.ecn == 3 || hdr.atp.ecn == 1) {
+                md.is_ecn = 1;
+            }
+            if (md.second == 0) {
+                open_record();                        /* a new frame, a re-entry, or the
                                                          level-0 release of a parameter */
+            }
             two_level.apply(hdr, md);
-        }
-        aggregator_index.apply(hdr, md, ig_intr_md);
-        if (md.routed == 0) {
-            drop();                                   /* not a job of this switch */
-            exit;
-        }
-        if (md.second == 0) {
-            hdr.bridge.level = md.level;
-        }
-        aggregator.apply(hdr, md);                    /* control state, pass 1 only */
-        aggregator_values.apply(hdr, md);             /* the half in hdr.vals */
-
-        if (md.second == 1) {
-            if (hdr.bridge.emit == 0) {
-                drop();                               /* 4.7 absorbed */
-            } else if (hdr.bridge.promote == 1) {
-                rack_promotion.apply(hdr, md);        /* 8: only whole racks go up */
-                if (md.is_upper == 1) {
-                    recirculate(BRIDGE_LEVEL1_ENTRY); /* the upper's internal loop */
+            aggregator_index.apply(hdr, md, ig_intr_md);
+            if (md.second == 0) {
+                hdr.bridge.level = md.level;          /* for pass 2 */
+            }
+            aggregator.apply(hdr, md);                /* stages 1-4: control state, pass 1 */
+            aggregator_values.apply(hdr, md);         /* stages 4-11: the half in hdr.vals */
+            /* stages 4-: where the frame goes */
+            if (md.routed == 0) {
+                drop();                               /* not a job of this switch */
+            } else if (md.second == 1) {
+                if (hdr.bridge.emit == 0) {
+                    drop();                               /* 4.7 absorbed */
+                } else if (hdr.bridge.promote == 1) {
+                    rack_promotion.apply(hdr, md);        /* 8: only whole racks go up */
+                    if (md.is_upper == 1) {
+                        recirculate(BRIDGE_LEVEL1_ENTRY); /* the upper's internal loop */
+                    } else {
+                        to_ps();
+                    }
                 } else {
                     to_ps();
                 }
-            } else {
-                to_ps();
-            }
-        } else if (hdr.atp.ack == 1) {
-            if (md.param_again == 1) {
-                recirculate(BRIDGE_PARAM_LEVEL0);
-            } else {
-                to_workers();
-            }
-        } else if (md.op == OP_NONE) {
-            if (md.unserved == 1) {
-                drop();
-            } else {
-                to_ps();                              /* float mode, another rack's frame */
-            }
-        } else if (md.mine == 0) {
-            if (hdr.atp.resend == 0) {
-                hdr.atp.collision = 1;                /* 4.3 not mine */
-            }
-            to_ps();
-        } else {
-            if (hdr.bridge.emit == 1) {
-                if (md.level == 1) {
-                    hdr.shim.bitmap1 = md.merged;
+            } else if (hdr.atp.ack == 1) {
+                if (md.param_again == 1) {
+                    recirculate(BRIDGE_PARAM_LEVEL0);
                 } else {
-                    hdr.atp.bitmap = md.merged;
+                    to_workers();
                 }
+            } else if (md.op == OP_NONE) {
+                if (md.unserved == 1) {
+                    drop();
+                } else {
+                    to_ps();                              /* float mode, another rack's frame */
+                }
+            } else if (md.mine == 0) {
+                if (hdr.atp.resend == 0) {
+                    hdr.atp.collision = 1;                /* 4.3 not mine */
+                }
+                to_ps();
+            } else {
+                if (hdr.bridge.emit == 1) {
+                    if (md.level == 1) {
+                        hdr.shim.bitmap1 = md.merged;
+                    } else {
+                        hdr.atp.bitmap = md.merged;
+                    }
 #ifdef ATP_RELEASE
-                if (md.ecn_old != 0) {                /* 9.9: the register before this packet */
+                    if (md.ecn_old != 0) {                /* 9.9: the register before this packet */
 #else
-                if (md.ecn_old != 0 || md.is_ecn != 0) {
+                    if (md.ecn_old != 0 || md.is_ecn != 0) {
 #endif
-                    hdr.atp.ecn = 1;
-                }
-                if (md.two_level == 1 && md.whole_known == 1) {
-                    compare_whole();
-                    if (md.whole_diff == 0) {
-                        hdr.bridge.promote = 1;
+                        hdr.atp.ecn = 1;
+                    }
+                    if (md.two_level == 1 && md.whole_known == 1) {
+                        compare_whole();
+                        if (md.whole_diff == 0) {
+                            hdr.bridge.promote = 1;
+                        }
                     }
                 }
-            }
-            if (hdr.bridge.emit == 0 && md.new_bits == 0) {
-                drop();                               /* 4.7 absorbed, nothing to add */
-            } else {
-                recirculate(BRIDGE_SECOND_HALF);
+                if (hdr.bridge.emit == 0 && md.new_bits == 0) {
+                    drop();                               /* 4.7 absorbed, nothing to add */
+                } else {
+                    recirculate(BRIDGE_SECOND_HALF);
+                }
             }
         }
     }

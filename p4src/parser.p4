@@ -54,6 +54,8 @@ parser IngressParser(packet_in pkt, out headers_t hdr, out ingress_md_t md,
 
     state parse_second_half {
         md.kind = KIND_SECOND;
+        md.second = 1;
+        md.level = hdr.bridge.level;
         transition parse_ethernet_second;
     }
 

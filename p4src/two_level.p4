@@ -107,6 +107,7 @@ control TwoLevelRole(inout headers_t hdr, inout ingress_md_t md) {
         md.op = OP_NONE;
     }
 
+    @stage(0)
     table role {
         key = {
             hdr.atp.app_id   : exact;
