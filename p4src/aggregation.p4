@@ -319,7 +319,7 @@ control AggregatorState(inout headers_t hdr, inout ingress_md_t md) {
 
     /* 4.6: what the value registers do, from prev and new (stage 3).  A first arrival
      * (prev == 0) overwrites, later ones add, a packet without new bits reads. */
-    @stage(3)
+    @stage(3) @placement_priority(1)
     table value_operation {
         key = {
             md.mine        : exact;
@@ -407,7 +407,7 @@ control AggregatorState(inout headers_t hdr, inout ingress_md_t md) {
     action do_add_##i() { hdr.vals.v##i = (bit<32>)add_##i.execute(md.vi); }            \
     action do_take_##i() { hdr.vals.v##i = (bit<32>)take_##i.execute(md.vi); }          \
     action do_read_##i() { hdr.vals.v##i = (bit<32>)read_##i.execute(md.vi); }          \
-    @stage(st)                                                                          \
+    @stage(st) @placement_priority(1)                                                   \
     table value_##i {                                                                   \
         key = {                                                                         \
             hdr.bridge.vop : exact;                                                     \

@@ -3,18 +3,20 @@
  *
  * Build:   bf-p4c --target tofino --arch tna -o OUT p4src/atp.p4
  *          -DATP_RELEASE     the release's switch-side deviations (profile atp-release)
- *          -DATP_POOL_MAX=N  the largest pool size P the registers hold (default 20000)
+ *          -DATP_POOL_MAX=N  the largest pool size P the registers hold (default 4096,
+ *                            the Tofino build; rounded up to a power of two)
  *
  * PASS STRUCTURE
  *   62 values and the control state of an aggregator do not fit one pass (below), so a
  *   gradient packet that is mine takes two ingress passes joined by recirculation:
- *   pass 1  forwarding, role (two_level.p4), then the control state once: owner+stamp,
- *           bitmap, ecn, count -> mine, new bits, completion, the whole-rack test and the
- *           value operation (first / add / read).  Values 0..30 at index ci.  Then: not
- *           mine -> to the PS (collision flag unless a resend); absorbed without new
+ *   pass 1  forwarding and the switch's role (a stage-0 lookup on what the parser found),
+ *           then the control state once: owner+stamp, bitmap (+ twin), ecn, count ->
+ *           mine, new bits, completion, the whole-rack test and the value operation
+ *           (first / add / read).  Values 0..30 in half 0 of the value registers.  Then:
+ *           not mine -> to the PS (collision flag unless a resend); absorbed without new
  *           bits -> dropped; else recirculated with a bridge header carrying
- *           {vop, emit, promote, second-half index}.
- *   pass 2  values 31..61 at index ci + 2P with the carried vop (the parser puts them in
+ *           {vop, emit, promote, level}.
+ *   pass 2  values 31..61 in half 1 with the carried vop (the parser puts them in
  *           hdr.vals, so the same RegisterActions serve both halves); then to the PS,
  *           dropped (absorbed) or, a whole rack at the PS's own rack switch, recirculated
  *           once more as a level-1 frame (passes 3 and 4, section 8's internal loop).
@@ -27,29 +29,37 @@
  *
  * RESOURCE BUDGET (Tofino 1: 12 MAU stages, 4 stateful ALUs per stage, one
  * RegisterAction per register per pass, <= 2 conditions and <= 4 RegisterActions per
- * register, cells of 8/16/32 bits or pairs of 32)
- *   stateful ALUs per pass: owner_stamp (pair 2x32), bitmap (32), count (8), ecn (8),
- *   values_0..values_30 (32 each) = 35 of 48.  The dependency chain is
- *   route/pool (table) -> owner_stamp -> bitmap, ecn -> new bits (MAU) -> count and
- *   values -> output; the plan was 8 stages for the 31 value registers (32 ALU slots), which
- *   the measured placement does not reach (see COMPILE RESULT).
- *   Registers: control state 2P cells (both levels), values 4P cells (level x half).
- *   RegisterActions: owner_stamp 3 (claim, claim_resend, release), bitmap 2, count 3,
- *   ecn 3, each value register 4 (first, add, take, read); every body has at most one
- *   or two conditions (claim: owner == 0 || owner == id).
+ * register, cells of 8/16/32 bits or pairs of 32; 48 map RAMs per stage)
+ *   stage 0   job_route, l2, role (app, ps, kind, rack), pool_index (P |-| agtr, clock),
+ *             whole_rack, rack_bit — all keyed on headers and parser metadata
+ *   stage 1   ownership: owner_stamp (pair 2x32) at level ++ agtr (identity hash);
+ *             the value index half ++ level ++ agtr
+ *   stage 2   bitmap (returns prev), bitmap_twin (returns new = b & ~prev), ecn
+ *   stage 3   count, value_operation (first/add/read from mine, prev, new), merged
+ *   stages 4-11  values_0..values_30, four per stage (one table each, keyed on the
+ *             operation and the incoming element: add, or take for a sticky element)
+ *   stages 4-6   completion, what an emitted frame carries, the output table
+ *   stateful ALUs per pass: 5 control + 31 values = 36 of 48.  @stage pins the plan and
+ *   @placement_priority puts the value tables first in their stages.
+ *   Memory: a value register holds 4S cells (S = 2^ceil(log2 P): level x half), 16384
+ *   at P = 4096 = 4 SRAM blocks + 1, 5 map RAMs: four per stage use 20 of 48 map RAMs.
+ *   At P = 20000 (S = 32768) a value register needs 33 map RAMs, one per stage: that
+ *   build does not fit; 4096 is the Tofino build's pool (the release uses 20000 by
+ *   default, but a job needs only its window's worth of aggregators).
+ *   RegisterActions: owner_stamp 3 (claim, claim_resend, release), bitmap 2, twin 2,
+ *   count 3, ecn 3, each value register 4 (first, add, take, read); every body has at
+ *   most two conditions (claim: owner == 0 || owner == id).
  *   Sticky saturation (4.6) in two conditions: the register's own stickiness is one
  *   unsigned compare, (value - (2^31-1)) < 3, against a PHV constant; the incoming
- *   element's stickiness is tested in the MAU (gateway) and selects `take` instead of
- *   `add` for that element, so each RegisterAction has one condition.
- *   COMPILE RESULT (bf-p4c 9.13.4): placement needs 26 stages, not 12 — the value
- *   registers go two per stage (map RAM of 4P = 80000-cell registers) after a 9-stage
- *   preamble.  This program does NOT fit Tofino 1 yet; p4src/README.md says why and what
- *   would fix it.
+ *   element's stickiness is a ternary key of the value table, which selects `take`
+ *   instead of `add` for that element, so each RegisterAction has one condition.
+ *   COMPILE RESULT: see p4src/README.md (Compile status) for the measured placement.
  *
- * Files: headers.p4 (wire format, bridge, metadata) · parser.p4 · forwarding.p4 (L2,
- * job routes, multicast groups) · aggregation.p4 (control state, values) ·
- * two_level.p4 (roles, whole-rack promotion) · egress.p4 (ECN marking) · deparser.p4.
- * The control plane, one Python class per control, is p4src/control/.
+ * Files: headers.p4 (wire format, bridge, metadata) · parser.p4 (also classifies the
+ * packet) · forwarding.p4 (L2, job routes, multicast groups) · two_level.p4 (the role
+ * table, whole-rack promotion) · aggregation.p4 (control state, values) · egress.p4
+ * (ECN marking) · deparser.p4.  The control plane, one Python class per control, is
+ * p4src/control/.
  */
 #include <core.p4>
 #include <tna.p4>
@@ -99,7 +109,14 @@ control Ingress(inout headers_t hdr, inout ingress_md_t md,
     AggregatorValues() aggregator_values;
     RackPromotion() rack_promotion;
 
+    /* where the frame goes (the output table's actions) */
     action to_ps() {
+        ig_tm_md.ucast_egress_port = md.to_ps;
+        hdr.bridge.setInvalid();
+    }
+
+    action collision_to_ps() {
+        hdr.atp.collision = 1;                        /* 4.3 not mine */
         ig_tm_md.ucast_egress_port = md.to_ps;
         hdr.bridge.setInvalid();
     }
@@ -117,6 +134,61 @@ control Ingress(inout headers_t hdr, inout ingress_md_t md,
     action recirculate(bit<8> kind) {
         hdr.bridge.kind = kind;
         ig_tm_md.ucast_egress_port = RECIRC_PORT;
+    }
+
+    /* 8: a whole rack goes up as a level-1 frame: to the PS, or at the PS's own rack
+     * switch once more through the pipeline (the upper's internal loop) */
+    action promote_to_ps() {
+        hdr.shim.level = 1;
+        hdr.shim.bitmap1 = md.rack_bit;
+        ig_tm_md.ucast_egress_port = md.to_ps;
+        hdr.bridge.setInvalid();
+    }
+
+    action promote_up() {
+        hdr.shim.level = 1;
+        hdr.shim.bitmap1 = md.rack_bit;
+        hdr.bridge.kind = BRIDGE_LEVEL1_ENTRY;
+        ig_tm_md.ucast_egress_port = RECIRC_PORT;
+    }
+
+    /* One lookup decides the frame's way out, in priority order; a chain of conditions
+     * here would hold a stage's table slots that the value registers need. */
+    table output {
+        key = {
+            md.routed          : ternary;
+            md.second          : ternary;
+            hdr.bridge.emit    : ternary;
+            md.promote         : ternary;
+            md.is_upper        : ternary;
+            hdr.atp.ack        : ternary;
+            md.param_again     : ternary;
+            md.op              : ternary;
+            md.unserved        : ternary;
+            md.mine            : ternary;
+            hdr.atp.resend     : ternary;
+            md.new_bits        : ternary;
+        }
+        actions = { to_ps; collision_to_ps; to_workers; drop; recirculate; promote_to_ps;
+                    promote_up; }
+        const entries = {
+            /* routed second emit promote upper ack again op unserved mine resend new */
+            (0, _, _, _, _, _, _, _, _, _, _, _) : drop();        /* not a job here */
+            (_, 1, 0, _, _, _, _, _, _, _, _, _) : drop();        /* 4.7 absorbed */
+            (_, 1, _, 1, 1, _, _, _, _, _, _, _) : promote_up();
+            (_, 1, _, 1, _, _, _, _, _, _, _, _) : promote_to_ps();
+            (_, 1, _, _, _, _, _, _, _, _, _, _) : to_ps();
+            (_, _, _, _, _, 1, 1, _, _, _, _, _) : recirculate(BRIDGE_PARAM_LEVEL0);
+            (_, _, _, _, _, 1, _, _, _, _, _, _) : to_workers();
+            (_, _, _, _, _, _, _, OP_NONE, 1, _, _, _) : drop(); /* no workers here */
+            (_, _, _, _, _, _, _, OP_NONE, _, _, _, _) : to_ps(); /* float, other rack */
+            (_, _, _, _, _, _, _, _, _, 0, 0, _) : collision_to_ps();
+            (_, _, _, _, _, _, _, _, _, 0, _, _) : to_ps();       /* a resend, not mine */
+            (_, _, 0, _, _, _, _, _, _, _, _, 0) : drop();        /* absorbed, no new bits */
+            (_, _, _, _, _, _, _, _, _, _, _, _) : recirculate(BRIDGE_SECOND_HALF);
+        }
+        default_action = drop();
+        size = 16;
     }
 
     action compare_whole() {
@@ -140,7 +212,7 @@ control Ingress(inout headers_t hdr, inout ingress_md_t md,
              * before the aggregator: the parser's md.kind says which pass this is, the
              * role table (two_level.p4) what the switch does with the packet, and every
              * control below is applied at one place only (a Tofino table graph has one
-             * order); conditions come last, on the output. */
+             * order). */
             md.id = hdr.atp.app_id ++ hdr.atp.seq;
             if (hdr.ipv4.ecn == 3 || hdr.atp.ecn == 1) {
                 md.is_ecn = 1;
@@ -149,6 +221,9 @@ control Ingress(inout headers_t hdr, inout ingress_md_t md,
                 open_record();                        /* a new frame, a re-entry, or the
                                                          level-0 release of a parameter */
             }
+            if (hdr.shim.isValid()) {
+                rack_promotion.apply(hdr, md);
+            }
             two_level.apply(hdr, md);
             aggregator_index.apply(hdr, md, ig_intr_md);
             if (md.second == 0) {
@@ -156,66 +231,28 @@ control Ingress(inout headers_t hdr, inout ingress_md_t md,
             }
             aggregator.apply(hdr, md);                /* stages 1-4: control state, pass 1 */
             aggregator_values.apply(hdr, md);         /* stages 4-11: the half in hdr.vals */
-            /* stages 4-: where the frame goes */
-            if (md.routed == 0) {
-                drop();                               /* not a job of this switch */
-            } else if (md.second == 1) {
-                if (hdr.bridge.emit == 0) {
-                    drop();                               /* 4.7 absorbed */
-                } else if (hdr.bridge.promote == 1) {
-                    rack_promotion.apply(hdr, md);        /* 8: only whole racks go up */
-                    if (md.is_upper == 1) {
-                        recirculate(BRIDGE_LEVEL1_ENTRY); /* the upper's internal loop */
-                    } else {
-                        to_ps();
-                    }
+
+            /* stages 4-5, pass 1, mine: what an emitted frame carries (a frame that is
+             * not emitted is dropped after pass 2, so these need not wait for emit) */
+            compare_whole();
+            if (md.mine == 1) {
+                if (md.level == 1) {
+                    hdr.shim.bitmap1 = md.merged;
                 } else {
-                    to_ps();
+                    hdr.atp.bitmap = md.merged;
                 }
-            } else if (hdr.atp.ack == 1) {
-                if (md.param_again == 1) {
-                    recirculate(BRIDGE_PARAM_LEVEL0);
-                } else {
-                    to_workers();
-                }
-            } else if (md.op == OP_NONE) {
-                if (md.unserved == 1) {
-                    drop();
-                } else {
-                    to_ps();                              /* float mode, another rack's frame */
-                }
-            } else if (md.mine == 0) {
-                if (hdr.atp.resend == 0) {
-                    hdr.atp.collision = 1;                /* 4.3 not mine */
-                }
-                to_ps();
-            } else {
-                if (hdr.bridge.emit == 1) {
-                    if (md.level == 1) {
-                        hdr.shim.bitmap1 = md.merged;
-                    } else {
-                        hdr.atp.bitmap = md.merged;
-                    }
 #ifdef ATP_RELEASE
-                    if (md.ecn_old != 0) {                /* 9.9: the register before this packet */
+                if (md.ecn_old != 0) {                /* 9.9: the register before this packet */
 #else
-                    if (md.ecn_old != 0 || md.is_ecn != 0) {
+                if (md.ecn_old != 0 || md.is_ecn != 0) {
 #endif
-                        hdr.atp.ecn = 1;
-                    }
-                    if (md.two_level == 1 && md.whole_known == 1) {
-                        compare_whole();
-                        if (md.whole_diff == 0) {
-                            hdr.bridge.promote = 1;
-                        }
-                    }
+                    hdr.atp.ecn = 1;
                 }
-                if (hdr.bridge.emit == 0 && md.new_bits == 0) {
-                    drop();                               /* 4.7 absorbed, nothing to add */
-                } else {
-                    recirculate(BRIDGE_SECOND_HALF);
+                if (md.two_level == 1 && md.whole_known == 1 && md.whole_diff == 0) {
+                    hdr.bridge.promote = 1;           /* 8: only whole racks go up */
                 }
             }
+            output.apply();
         }
     }
 }

@@ -163,6 +163,7 @@ struct ingress_md_t {
     bit<8>  is_upper;     /* the PS's own rack switch (job_route) */
     bit<8>  second;       /* this is pass 2 of an aggregation */
     bit<8>  param_again;  /* parameter packet: level 0 still to release */
+    bit<8>  promote;      /* pass 2: hdr.bridge.promote, copied by the parser */
     PortId_t to_ps;
     MulticastGroupId_t mgid;
     int<32> sticky_base;  /* 2^31 - 1: (value - sticky_base) < 3 unsigned <=> sticky */

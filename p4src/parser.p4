@@ -36,6 +36,8 @@ parser IngressParser(packet_in pkt, out headers_t hdr, out ingress_md_t md,
         md.b = 0;
         md.n = 0;
         md.whole_known = 0;
+        md.rack_bit = 0;
+        md.promote = 0;
         md.sticky_base = 0x7fffffff;
         transition select(ig_intr_md.ingress_port) {
             RECIRC_PORT: parse_bridge;
@@ -56,6 +58,7 @@ parser IngressParser(packet_in pkt, out headers_t hdr, out ingress_md_t md,
         md.kind = KIND_SECOND;
         md.second = 1;
         md.level = hdr.bridge.level;
+        md.promote = hdr.bridge.promote;
         transition parse_ethernet_second;
     }
 

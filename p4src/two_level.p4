@@ -178,10 +178,9 @@ control RackPromotion(inout headers_t hdr, inout ingress_md_t md) {
         }
     }
 
+    /* stage 0: the rack's bit; the output (atp.p4) writes it into the promoted frame */
     apply {
         rack_bit.apply();
-        hdr.shim.level = 1;
-        hdr.shim.bitmap1 = md.rack_bit;
     }
 }
 

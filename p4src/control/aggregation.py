@@ -103,6 +103,23 @@ class AggregatorRegisters:
             found.extend((start + i, owner) for i, owner in enumerate(owners))
         return found
 
+    def occupied(self) -> int:
+        """Owned aggregators of both levels: the owner field of the pool's cells, read
+        as one batch per level (what a Tofino control plane would read as well)."""
+        owner = _field(OWNER_STAMP, "owner")
+        return sum(self.pool_size - self.facade.register_read_range(
+            OWNER_STAMP, level * self.slots, self.pool_size)[owner].count(0)
+            for level in (0, 1))
+
+    def owned_at(self, index: int) -> int:
+        """How many of aggregator ``index``'s two levels are owned (0..2); outside the
+        pool nothing is."""
+        if not 0 <= index < self.pool_size:
+            return 0
+        owner = _field(OWNER_STAMP, "owner")
+        return sum(1 for level in (0, 1)
+                   if self.facade.register_read(OWNER_STAMP, index + level * self.slots)[owner])
+
     def release_job(self, app_id: int) -> int:
         """Spec 10 teardown: release every aggregator (both levels) the job owns."""
         released = 0

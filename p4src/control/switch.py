@@ -70,6 +70,10 @@ class AtpControlPlane:
     def read_aggregator(self, index: int, level: int = 0) -> AggregatorState:
         return self.registers.read(index, level)
 
+    def occupied(self) -> int:
+        """Owned aggregators of both levels (section 10's occupancy)."""
+        return self.registers.occupied()
+
 
 def _config_error(config: SwitchConfig, message: str) -> ControlPlaneConfigError:
     return ControlPlaneConfigError(f"switch {config.name!r}: {message}")

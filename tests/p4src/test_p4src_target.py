@@ -118,3 +118,34 @@ def test_pool_bound_is_exact_at_the_last_slot(pool_size):
         assert out == reference.process(1, frame, 50)
         assert bool(decode(out[0][1]).flags & FLAG_COLLISION) is not mine
     assert target.read_aggregators([pool_size - 1])[pool_size - 1].owner == 1 << 16 | 1
+
+
+def test_occupied_counts_owned_aggregators_of_both_levels(p4sim_target):
+    """The occupancy the reclamation property bounds (section 10), as the reference
+    counts it: owners on both levels; a parameter packet's release lowers it."""
+    reference = SwitchModel(_config())
+    assert p4sim_target.occupied() == 0
+    frames = [(1, _gradient(0, [1], agtr=3)), (1, _gradient(0, [1], agtr=5)),
+              (3, _gradient(0, [1], app=2, agtr=9)),
+              (9, _gradient(0, [1], agtr=3, flags=FLAG_ACK))]
+    seen = []
+    for port, frame in frames:
+        p4sim_target.inject(port, frame, time_ns=10)
+        reference.process(port, frame, 10)
+        seen.append(p4sim_target.occupied())
+        assert seen[-1] == reference.occupied
+    assert seen == [1, 2, 3, 2]
+
+
+def test_occupied_is_rescanned_after_a_teardown():
+    """occupied() is kept per frame (a frame changes only its own agtr's owners); a
+    teardown releases many at once, so the count is read again from the registers."""
+    target = open_target("p4sim")
+    target.setup(_config())
+    for agtr in (3, 5):
+        target.inject(1, _gradient(0, [1], agtr=agtr))
+    target.inject(3, _gradient(0, [1], app=2, agtr=9))
+    assert target.occupied() == 3
+    target.teardown_job(1)
+    assert target.occupied() == 1 == sum(
+        1 for s in target.read_aggregators([3, 5, 9]).values() if s.owner)
