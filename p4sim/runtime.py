@@ -335,12 +335,72 @@ class RegisterSpec:
         self.loc = loc
 
 
+class RegisterCells:
+    """One field of a register's cells, stored sparsely: only cells that differ from the
+    initial value take memory. A Tofino register of a few 100k cells is common (the ATP
+    program's value registers hold 4 x pool cells each); dense Python lists of that size
+    per switch exhaust memory when a test keeps many switches alive. Behaves as the list
+    the generated code indexes (``d[i]``, ``d[i] = v``), plus slices, ``len`` and
+    ``count``."""
+
+    __slots__ = ("size", "init", "cells")
+
+    def __init__(self, size, init):
+        self.size = size
+        self.init = init
+        self.cells = {}
+
+    def __len__(self):
+        return self.size
+
+    def _check(self, i):
+        if i < 0:
+            i += self.size
+        if not 0 <= i < self.size:
+            raise IndexError("register cell index out of range")
+        return i
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            get, init = self.cells.get, self.init
+            return [get(j, init) for j in range(*i.indices(self.size))]
+        return self.cells.get(self._check(i), self.init)
+
+    def __setitem__(self, i, value):
+        if isinstance(i, slice):
+            indices = range(*i.indices(self.size))
+            values = list(value)
+            if len(values) != len(indices):
+                raise ValueError("register cells: slice assignment cannot resize")
+            for j, v in zip(indices, values):
+                self[j] = v
+            return
+        i = self._check(i)
+        if value == self.init:
+            self.cells.pop(i, None)
+        else:
+            self.cells[i] = value
+
+    def __iter__(self):
+        get, init = self.cells.get, self.init
+        return (get(j, init) for j in range(self.size))
+
+    def count(self, value):
+        if value == self.init:
+            return self.size - len(self.cells)
+        return sum(1 for v in self.cells.values() if v == value)
+
+    def clear(self):
+        """Every cell back to the initial value."""
+        self.cells.clear()
+
+
 class Register:
     def __init__(self, spec):
         self.spec = spec
         self.name = spec.name
         self.size = spec.size
-        self.data = [[v] * spec.size for v in spec.init]
+        self.data = [RegisterCells(spec.size, v) for v in spec.init]
         self.last = None
 
     def conflict(self):
@@ -349,8 +409,8 @@ class Register:
             f"RegisterAction execution per register per packet pass)")
 
     def reset(self):
-        for d, v in zip(self.data, self.spec.init):
-            d[:] = [v] * self.size
+        for d in self.data:
+            d.clear()
 
     def _index(self, index):
         if not isinstance(index, int) or not 0 <= index < self.size:
@@ -391,11 +451,11 @@ class Register:
             return object
         if len(self.data) == 1:
             _, w, sg = self.spec.fields[0]
-            return np.array(self.data[0], dtype=dt(w, sg))
+            return np.array(list(self.data[0]), dtype=dt(w, sg))
         dtype = np.dtype([(f, dt(w, sg)) for f, w, sg in self.spec.fields])
         arr = np.zeros(self.size, dtype=dtype)
         for (f, _, _), d in zip(self.spec.fields, self.data):
-            arr[f] = d
+            arr[f] = list(d)
         return arr
 
 

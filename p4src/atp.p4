@@ -226,6 +226,9 @@ control Ingress(inout headers_t hdr, inout ingress_md_t md,
             }
             two_level.apply(hdr, md);
             aggregator_index.apply(hdr, md, ig_intr_md);
+            if (md.two_level == 1 && md.whole_known == 1) {
+                md.promotable = 1;                    /* stage 1: one byte for stage 5 */
+            }
             if (md.second == 0) {
                 hdr.bridge.level = md.level;          /* for pass 2 */
             }
@@ -248,9 +251,11 @@ control Ingress(inout headers_t hdr, inout ingress_md_t md,
 #endif
                     hdr.atp.ecn = 1;
                 }
-                if (md.two_level == 1 && md.whole_known == 1 && md.whole_diff == 0) {
-                    hdr.bridge.promote = 1;           /* 8: only whole racks go up */
-                }
+            }
+            /* 8: only whole racks go up (an edge's pass 1; what is not mine leaves
+             * without the bridge, so the test need not wait for mine) */
+            if (md.promotable == 1 && md.whole_diff == 0) {
+                hdr.bridge.promote = 1;
             }
             output.apply();
         }

@@ -150,6 +150,7 @@ struct ingress_md_t {
     bit<32> whole;        /* (1 << fan_in) - 1 */
     bit<32> whole_diff;   /* merged ^ whole: 0 <=> the rack is complete */
     bit<8>  whole_known;  /* fan_in <= 32 */
+    bit<8>  promotable;   /* an edge's level-0 aggregation with a known whole-rack mask */
     bit<32> rack_bit;     /* 1 << rack_id */
     bit<8>  count;
     bit<8>  ecn_old;

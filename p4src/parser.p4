@@ -36,6 +36,7 @@ parser IngressParser(packet_in pkt, out headers_t hdr, out ingress_md_t md,
         md.b = 0;
         md.n = 0;
         md.whole_known = 0;
+        md.promotable = 0;
         md.rack_bit = 0;
         md.promote = 0;
         md.sticky_base = 0x7fffffff;
