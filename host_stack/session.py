@@ -45,7 +45,8 @@ class HostStackCommand:
     ``{host}`` (this process's host name in it), ``{iface}`` (always eth0 in the host's
     namespace), ``{out}`` (where to write the result JSON, format in
     host_stack/results.py), ``{ready}`` (a file to touch once listening; a PS template
-    without it gets a fixed start-up delay), ``{timeout_us}``, ``{budget_s}``. A worker
+    without it gets a fixed start-up delay), ``{timeout_us}``, ``{budget_s}``,
+    ``{python}`` (the interpreter running the suite, for Python host stacks). A worker
     exits 0 when all its tensors completed; a PS serves until SIGTERM."""
 
     worker: str = (f"{shlex.quote(PYTHON)} -m host_stack.worker --scenario {{scenario}} "
@@ -173,7 +174,7 @@ def run_on_testbed(scenario: Scenario, workdir: Path, *, fabric: str = "bridge",
                 argv += ["--iface", bed.port(host)]
             helpers.append(bed.popen("fabric", argv, workdir / "capture.log"))
         fields = dict(scenario=str(scenario_path), iface="eth0", timeout_us=timeout_us,
-                      budget_s=budget_s)
+                      budget_s=budget_s, python=shlex.quote(PYTHON))
         ps_procs = {}
         for host in dict.fromkeys(h for h, _ in pses):
             argv = command.argv(command.ps, host=host, out=str(workdir / f"{host}.ps.json"),
