@@ -37,6 +37,10 @@ from host_stack.session import HostRun, run_on_testbed, softswitch_available
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIOS = ROOT / "fixtures" / "corpus" / "scenarios"
 ARTIFACTS = Path(os.environ.get("ATP_ARTIFACTS_DIR", ROOT / "reports" / "artifacts"))
+# A run's time limit: generous, since up to a dozen processes (workers, PSes, one P4
+# interpreter per rack, relay, capture) share a loaded machine's cores; it only bounds
+# how long a broken host stack takes to fail.
+BUDGET_S = 60
 
 
 @pytest.fixture(scope="module")
@@ -60,7 +64,7 @@ def load(name: str, **changes) -> Scenario:
 
 def run_scenario_here(request, scenario: Scenario, fabric: str, **options) -> HostRun:
     workdir = ARTIFACTS / "host_stack" / request.node.name
-    run = run_on_testbed(scenario, workdir, fabric=fabric, budget_s=20, **options)
+    run = run_on_testbed(scenario, workdir, fabric=fabric, budget_s=BUDGET_S, **options)
     print(run.summary())
     return run
 
