@@ -9,7 +9,12 @@
 - gRPC table writes/s (one entry per Write, and 100 per Write) against in-process
   ``Switch.table_add``;
 - register reads/s over gRPC (one cell per Read, and 1000 cells per Read) against
-  in-process ``Switch.register_read``.
+  in-process ``Switch.register_read``;
+- ``p4src/atp.p4`` through the softswitch target (the shared BfRuntime + PTF driver the
+  tofino-model target runs): frames/s of a reference run's ingress (one sent after the
+  other's output was collected, as the closed loop does) against the in-process p4sim
+  target on the same frames; and reading aggregators back: one batched Read per
+  register (``AtpControlPlane.read_aggregators``) against one Read per cell.
 
 Needs root (veth pairs). Prints a table and the ratios; asserts nothing.
 """
@@ -103,13 +108,81 @@ def rate(fn, n: int) -> float:
     return n / (time.perf_counter() - t0)
 
 
+def atp_section(tensors: int) -> tuple[list, list]:
+    """atp.p4: softswitch target vs p4sim target on one reference run's ingress."""
+    import numpy as np
+
+    from p4src.control import aggregation as agg
+
+    from fixtures.targets.p4sim import P4simTarget
+    from fixtures.targets.softswitch import SoftswitchTarget
+    from fixtures.trace import trace_from_run
+    from reference.run import run_scenario
+    from reference.scenario import Scenario
+    from reference.topology import Job, Rack, Tensor, Topology
+
+    values = np.ones((2, 62), np.float32)
+    scenario = Scenario(
+        topology=Topology((Rack("tor0", ("w0", "w1", "ps")),)),
+        jobs=(Job(1, ("w0", "w1"), ("ps",), 2,
+                  tuple(Tensor(k + 1, 62, values) for k in range(tensors))),),
+        seed=1, pool_size=64)
+    switch = trace_from_run(run_scenario(scenario), "bench").switches["tor0"]
+    frames = switch.ingress
+    rates, outputs = {}, {}
+    for name, target in (("softswitch", SoftswitchTarget()), ("p4sim", P4simTarget())):
+        try:
+            target.setup(switch.config, "spec")
+            target.inject(frames[0].port, frames[0].frame, time_ns=frames[0].time_ns)
+            target.collect(0.0)                               # warm up (start, compile)
+            target.reset()
+            target.setup(switch.config, "spec")
+            out = 0
+            t0 = time.perf_counter()
+            for f in frames:
+                target.inject(f.port, f.frame, time_ns=f.time_ns, queue_depth=f.queue_depth)
+                out += len(target.collect(0.0))
+            rates[name] = len(frames) / (time.perf_counter() - t0)
+            outputs[name] = out
+            if name == "softswitch":
+                indices = list(range(16))
+                t0 = time.perf_counter()
+                batched = target.control.read_aggregators(indices)
+                rates["read batched"] = len(indices) / (time.perf_counter() - t0)
+                facade = target.control.facade
+                t0 = time.perf_counter()
+                for i in indices:        # the former way: every cell its own Read
+                    for r in (agg.OWNER_STAMP, agg.BITMAP, agg.COUNT, agg.ECN):
+                        facade.register_read(r, i)
+                    for r in agg.VALUES:
+                        facade.register_read(r, i)
+                        facade.register_read(r, i + 2 * switch.config.pool_size)
+                rates["read per cell"] = len(indices) / (time.perf_counter() - t0)
+                assert len(batched) == len(indices)
+        finally:
+            target.close()
+    rows = [("atp.p4 frames/s, softswitch target (inject+collect)", rates["softswitch"],
+             f"{len(frames)} frames in, {outputs['softswitch']} out"),
+            ("  p4sim target, same frames", rates["p4sim"],
+             f"{outputs['p4sim']} out"),
+            ("atp.p4 aggregators read/s, one Read per register", rates["read batched"],
+             "16 aggregators"),
+            ("  one Read per cell (66 per aggregator)", rates["read per cell"], "")]
+    ratios = [("atp.p4 softswitch / p4sim target", rates["softswitch"] / rates["p4sim"]),
+              ("aggregator reads batched / per cell",
+               rates["read batched"] / rates["read per cell"])]
+    return rows, ratios
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--frames", type=int, default=20000)
     ap.add_argument("--writes", type=int, default=2000)
     ap.add_argument("--reads", type=int, default=2000)
+    ap.add_argument("--atp-tensors", type=int, default=40,
+                    help="tensors of 62 values per worker in the atp.p4 run")
     args = ap.parse_args()
-    rows = []
+    rows, ratios = atp_section(args.atp_tensors)
 
     # ---- frames
     sw = p4sim.Switch(p4sim.compile_file(L2))
@@ -127,8 +200,8 @@ def main() -> int:
                  f"{sd_got}/{args.frames} frames"))
     rows.append(("  raw AF_PACKET forwarder, same veths", raw_rate, f"{raw_got}/{args.frames}"))
     rows.append(("  in-process p4sim Switch.inject", inproc, ""))
-    ratios = [("switchd / raw AF_PACKET", sd_rate / raw_rate),
-              ("switchd / in-process p4sim", sd_rate / inproc)]
+    ratios += [("switchd / raw AF_PACKET", sd_rate / raw_rate),
+               ("switchd / in-process p4sim", sd_rate / inproc)]
 
     # ---- table writes and register reads over gRPC (loopback)
     from p4sim.switchd.device import SoftDevice

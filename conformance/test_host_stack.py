@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from collections import defaultdict
 from pathlib import Path
 
@@ -26,6 +27,9 @@ from reference.wire import (
     ELEMENTS, FLAG_ACK, FLAG_OVERFLOW, FLAG_RESEND, WireError, decode,
 )
 
+from fixtures.properties import (
+    assert_leaks_swept, assert_teardown_reclaims, owned_by_job,
+)
 from host_stack.capture import read_pcap
 from host_stack.netns import unavailable_reason
 from host_stack.session import HostRun, run_on_testbed, softswitch_available
@@ -33,6 +37,10 @@ from host_stack.session import HostRun, run_on_testbed, softswitch_available
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIOS = ROOT / "fixtures" / "corpus" / "scenarios"
 ARTIFACTS = Path(os.environ.get("ATP_ARTIFACTS_DIR", ROOT / "reports" / "artifacts"))
+# A run's time limit: generous, since up to a dozen processes (workers, PSes, one P4
+# interpreter per rack, relay, capture) share a loaded machine's cores; it only bounds
+# how long a broken host stack takes to fail.
+BUDGET_S = 60
 
 
 @pytest.fixture(scope="module")
@@ -54,11 +62,17 @@ def load(name: str, **changes) -> Scenario:
     return Scenario.from_dict(data)
 
 
-def run_scenario_here(request, scenario: Scenario, fabric: str) -> HostRun:
+def run_scenario_here(request, scenario: Scenario, fabric: str, **options) -> HostRun:
     workdir = ARTIFACTS / "host_stack" / request.node.name
-    run = run_on_testbed(scenario, workdir, fabric=fabric, budget_s=20)
+    run = run_on_testbed(scenario, workdir, fabric=fabric, budget_s=BUDGET_S, **options)
     print(run.summary())
     return run
+
+
+def needs_switch(fabric: str, what: str) -> None:
+    if fabric != "softswitch":
+        pytest.skip(f"{what} reads the switch's registers over gRPC: run with "
+                    f"--target=softswitch (this fabric is a Linux bridge)")
 
 
 def assert_exactly_once(run: HostRun) -> None:
@@ -160,9 +174,16 @@ def parameter_values_at_ps(run: HostRun) -> int:
 
 def test_exactly_once_with_targeted_parameter_loss(request, fabric):
     """parameter-loss: the 2nd parameter packet to h1 and the 5th toward the switch are
-    dropped, and the first resend too; every worker still gets every exact sum once."""
-    run = run_scenario_here(request, load("parameter-loss"), fabric)
+    dropped, and the first resend too; every worker still gets every exact sum once.
+    Through the softswitch, reclamation without duplication (10.3): once the job has
+    finished none of its aggregators is owned (registers read over gRPC)."""
+    check = None
+    if fabric == "softswitch":
+        check = lambda live: owned_by_job(live)  # noqa: E731
+    run = run_scenario_here(request, load("parameter-loss"), fabric, after_workers=check)
     assert_exactly_once(run)
+    assert not run.after, ("reclamation: aggregators still owned after the job finished "
+                           "(no duplication in this plan):\n" + "\n".join(run.after))
     assert run.faults.mode in ("relay", "netem")
     assert run.counter("resends") > 0, "the dropped parameter packets must cause resends"
     assert assert_wire_carries_gradients(run) > 0
@@ -222,3 +243,73 @@ def test_isolation_and_liveness_three_jobs_lossy(request, fabric):
         assert {p.app_id for p in sent} == set(allowed), host
         for p in sent:
             assert p.bitmap == allowed[p.app_id], f"{host}: {p}"
+
+
+# A straggler: h0's first transmission of the job's last seq is held back 2 s, far past
+# the worker's resend timer, so the seq completes through h0's resend and the original
+# arrives after the last parameter packet released the aggregator: it re-takes it
+# (section 10: the switch keeps no memory of completed seqs), and nothing else comes to
+# release it. A few random duplicates ride along.
+STRAGGLER = {"targeted": [{"action": "delay", "kind": "gradient", "seq": 10,
+                           "from_node": "h0", "nth": 1, "delay_ns": 2_000_000_000}],
+             "random": {"duplicate": 0.05}}
+LEAK_WAIT_S = 15.0
+
+
+def wait_for_leaks(live) -> list[str]:
+    """The owned aggregators once the straggler has reached the switch (it is on its
+    way through the relay when the workers exit)."""
+    deadline = time.monotonic() + LEAK_WAIT_S
+    while True:
+        leaked = owned_by_job(live)
+        if leaked or time.monotonic() > deadline:
+            return leaked
+        time.sleep(0.2)
+
+
+@pytest.mark.parametrize("reclaim", ["leak_sweep", "teardown"])
+def test_reclamation_after_a_real_run(request, fabric, reclaim):
+    """10.3 with a straggler: a gradient delayed past its seq's completion re-takes a
+    free aggregator of the real softswitch. After the processes finished, the
+    aggregator registers are read over gRPC and (leak_sweep) a probe parameter packet
+    past aggregator_timeout goes to every owned index, or (teardown) the control plane
+    tears every job down; either alone must leave no aggregator owned."""
+    needs_switch(fabric, "reclamation")
+    scenario = load("parameter-loss", faults=STRAGGLER, seed=31)
+
+    def reclaim_now(live):
+        leaked = wait_for_leaks(live)
+        assert leaked, (f"the straggler re-took no aggregator within {LEAK_WAIT_S} s "
+                        f"(it should have arrived after its seq completed)")
+        if reclaim == "leak_sweep":
+            assert_leaks_swept(live)
+            sent = sum(sw.injected for sw in live.switches.values())
+            assert sent == len(leaked), f"{sent} probe frame(s) for {len(leaked)} leak(s)"
+        else:
+            assert_teardown_reclaims(live)
+        return leaked
+
+    run = run_scenario_here(request, scenario, fabric, after_workers=reclaim_now,
+                            switch_clock="trailer")
+    assert_exactly_once(run)
+    print(f"{len(run.after)} aggregator(s) owned after the run, reclaimed by {reclaim}:")
+    print("\n".join(run.after))
+
+
+@pytest.mark.parametrize("name", ["two-level-partial-flush", "two-jobs-two-racks-lossy"])
+def test_two_level_across_racks(request, fabric, name):
+    """10.4: workers in two racks. Through the softswitch, one softswitch per rack,
+    cabled by a veth (the PS's rack switch is the upper switch, section 8); every
+    worker still gets every exact sum once, and whole-rack aggregates (level-1 frames)
+    reach the PS. (On the bridge fabric every host shares one bridge: the PS counts
+    level-0 frames by rack.) Faults act on host links only: the uplink has no relay."""
+    scenario = load(name)
+    run = run_scenario_here(request, scenario, fabric)
+    assert_exactly_once(run)
+    if fabric != "softswitch":
+        return
+    level1 = [p for job in scenario.jobs for ps in job.pses for p in frames_at(run, ps)
+              if p.shim is not None and p.shim.level == 1 and not p.flags & FLAG_ACK]
+    assert level1, "no whole-rack aggregate (level-1 frame) reached a PS"
+    for p in level1:
+        assert p.shim.bitmap1, p

@@ -21,7 +21,8 @@ from fixtures.testbed import load_testbed
 from host_stack.session import HostStackCommand, run_on_testbed
 
 from conformance.test_host_stack import (
-    ARTIFACTS, assert_exactly_once, assert_wire_carries_gradients, fabric, load,
+    ARTIFACTS, BUDGET_S, assert_exactly_once, assert_wire_carries_gradients, fabric,
+    load,
 )
 
 __all__ = ["fabric"]  # the module-scoped fixture, shared with test_host_stack.py
@@ -45,7 +46,8 @@ def external(request) -> HostStackCommand:
                                   "collisions-small-pool"])
 def test_external_host_stack_is_exactly_once(request, fabric, external, name):
     workdir = ARTIFACTS / "host_stack_external" / request.node.name
-    run = run_on_testbed(load(name), workdir, fabric=fabric, budget_s=30, command=external)
+    run = run_on_testbed(load(name), workdir, fabric=fabric, budget_s=BUDGET_S,
+                        command=external)
     print(run.summary())
     assert_exactly_once(run)
     assert assert_wire_carries_gradients(run) > 0

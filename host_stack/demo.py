@@ -126,9 +126,9 @@ def main(argv: list[str] | None = None) -> int:
     started = time.monotonic()
     with Testbed(hosts, bridge=(fabric == "bridge")) as bed:
         if fabric == "softswitch":
-            from host_stack.switch import start_softswitch
+            from host_stack.switch import start_softswitches
             scenario = Scenario(topo, (job,))
-            start_softswitch(bed, scenario, workdir)
+            start_softswitches(bed, scenario, workdir)
         ready = workdir / "server0.ready"
         ready.unlink(missing_ok=True)
         server = bed.popen("server0", [sys.executable, "-m", "host_stack.launcher",

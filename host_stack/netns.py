@@ -7,12 +7,16 @@ its ports by interface name across namespaces). The fabric either joins the port
 PS aggregates every worker's packets itself) or leaves them to a switch process started
 inside it. A host whose link carries a userspace fault relay gets a second veth: its
 ``eth0`` is cabled to ``h<n>`` and the relay splices ``h<n>`` to ``x<n>``, whose peer is
-the port ``p<n>``. Deleting the namespaces deletes every veth, so cleanup cannot leak
-interfaces; :func:`sweep` removes what a killed run left behind.
+the port ``p<n>``. With several racks (section 8), one switch per rack runs in the
+fabric namespace and rack switches ``r`` and ``j`` are cabled by the veth pair
+``u<r><j>`` (switch ``r``'s port 100 + j) – ``u<j><r>``. Deleting the namespaces
+deletes every veth, so cleanup cannot leak interfaces; :func:`sweep` removes what a
+killed run left behind.
 """
 
 from __future__ import annotations
 
+import ctypes
 import os
 import secrets
 import shutil
@@ -21,6 +25,7 @@ import subprocess
 from pathlib import Path
 
 TAG = "hostst"
+CLONE_NEWNET = 0x40000000
 
 
 class NamespaceError(RuntimeError):
@@ -64,13 +69,19 @@ class Testbed:
 
     ``relayed``: hosts whose link gets a userspace fault relay (see module docstring).
     ``bridge``: join the ports with a Linux bridge (False: a switch process will).
+    ``racks``: rack switches to cable to each other (uplink veths; switches only).
     """
 
     def __init__(self, hosts: dict[str, bytes], *, bridge: bool = True,
-                 relayed: frozenset[str] = frozenset(), tag: str = TAG):
+                 relayed: frozenset[str] = frozenset(), tag: str = TAG, racks: int = 1):
+        if racks > 1 and bridge:
+            raise NamespaceError("uplinks between rack switches need switches, not a bridge")
+        if racks > 10:
+            raise NamespaceError(f"{racks} racks: uplink names fit 10 racks at most")
         self.hosts = dict(hosts)
         self.bridge = bridge
         self.relayed = relayed
+        self.racks = racks
         self.token = secrets.token_hex(3)
         self.prefix = f"{tag}-{self.token}"
         self.fabric = f"{self.prefix}-fab"
@@ -90,6 +101,10 @@ class Testbed:
         """(host side, switch side) interfaces the fault relay of ``host`` splices."""
         n = self.port_of[host]
         return f"h{n}{self.token}", f"x{n}{self.token}"
+
+    def uplink(self, rack: int, to_rack: int) -> str:
+        """The interface of rack switch ``rack`` toward rack switch ``to_rack``."""
+        return f"u{rack}{to_rack}{self.token}"
 
     @property
     def ports(self) -> list[str]:
@@ -137,6 +152,12 @@ class Testbed:
             if self.bridge:
                 _ip("-n", fab, "link", "set", port, "master", "br0")
             _ip("-n", fab, "link", "set", port, "up")
+        for r in range(self.racks):
+            for j in range(r + 1, self.racks):
+                _ip("link", "add", self.uplink(r, j), "netns", fab, "type", "veth",
+                    "peer", "name", self.uplink(j, r), "netns", fab)
+                for name in (self.uplink(r, j), self.uplink(j, r)):
+                    _ip("-n", fab, "link", "set", name, "up")
 
     def destroy(self) -> None:
         """Stop every process started here (SIGTERM, so a switch wrapper stops its
@@ -175,7 +196,46 @@ class Testbed:
         self.processes.append(proc)
         return proc
 
+    def link_into_port(self, host: str):
+        """A packet link whose frames enter ``host``'s switch port as if the host sent
+        them (the relay is bypassed): the host's ``eth0`` or, on a relayed link, the
+        switch side of the relay. Opened from this process by entering the namespace."""
+        from host_stack.link import PacketLink
+        if host in self.relayed:
+            ns, iface = self.fabric, self.relay_ends(host)[1]
+        else:
+            ns, iface = self.namespace(host), "eth0"
+        return in_namespace(ns, lambda: PacketLink(iface))
+
     def run(self, where: str, argv: list[str]) -> subprocess.CompletedProcess:
         ns = self.fabric if where == "fabric" else self.namespace(where)
         return subprocess.run(["ip", "netns", "exec", ns, *argv], capture_output=True,
                               text=True)
+
+
+def in_namespace(ns: str, make):
+    """Call ``make()`` with this thread inside network namespace ``ns`` and return its
+    result; sockets it opens stay in ``ns``. The thread returns to its own namespace
+    even if ``make`` fails (setns(2): a network namespace may be entered per thread)."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    own = os.open("/proc/thread-self/ns/net", os.O_RDONLY)
+    try:
+        try:
+            target = os.open(f"/run/netns/{ns}", os.O_RDONLY)
+        except OSError as exc:
+            raise NamespaceError(f"network namespace {ns} cannot be opened: "
+                                 f"{exc.strerror}") from None
+        try:
+            if libc.setns(target, CLONE_NEWNET):
+                err = ctypes.get_errno()
+                raise NamespaceError(f"setns into {ns} failed: {os.strerror(err)}")
+            try:
+                return make()
+            finally:
+                if libc.setns(own, CLONE_NEWNET):
+                    raise NamespaceError("could not return to this thread's own network "
+                                         f"namespace: {os.strerror(ctypes.get_errno())}")
+        finally:
+            os.close(target)
+    finally:
+        os.close(own)

@@ -45,7 +45,8 @@ class HostStackCommand:
     ``{host}`` (this process's host name in it), ``{iface}`` (always eth0 in the host's
     namespace), ``{out}`` (where to write the result JSON, format in
     host_stack/results.py), ``{ready}`` (a file to touch once listening; a PS template
-    without it gets a fixed start-up delay), ``{timeout_us}``, ``{budget_s}``. A worker
+    without it gets a fixed start-up delay), ``{timeout_us}``, ``{budget_s}``,
+    ``{python}`` (the interpreter running the suite, for Python host stacks). A worker
     exits 0 when all its tensors completed; a PS serves until SIGTERM."""
 
     worker: str = (f"{shlex.quote(PYTHON)} -m host_stack.worker --scenario {{scenario}} "
@@ -81,6 +82,7 @@ class HostRun:
     pcaps: dict[str, Path] = field(default_factory=dict)   # host -> its switch port's pcap
     errors: list[str] = field(default_factory=list)
     probe: dict = field(default_factory=dict)
+    after: object = None                     # what ``after_workers`` returned
 
     @property
     def completed(self) -> bool:
@@ -133,16 +135,25 @@ def run_on_testbed(scenario: Scenario, workdir: Path, *, fabric: str = "bridge",
                    timeout_us: int | None = None,
                    command: HostStackCommand | None = None,
                    fault_mode: str = "auto", progress=None,
-                   probe: Callable[[Testbed, Path], dict] | None = None) -> HostRun:
+                   probe: Callable[[Testbed, Path], dict] | None = None,
+                   after_workers: Callable | None = None,
+                   switch_clock: str = "real") -> HostRun:
     """Run ``scenario`` with one process per host role; always cleans up.
 
     ``probe(testbed, workdir)`` runs once the fabric is up, before any host starts (the
     benchmark measures raw AF_PACKET rates on the same veths with it); its result is
-    ``run.probe``."""
+    ``run.probe``. ``after_workers(live_run)`` runs (softswitch only) once the workers
+    exited and the PSes stopped, while the switches still run: ``live_run`` is a
+    :class:`host_stack.reclaim.LiveRun` over them; its result is ``run.after``.
+    ``switch_clock="trailer"`` lets frames carry the softswitch's test trailer.
+    A multi-rack scenario gets one softswitch per rack, cabled as the topology says
+    (the bridge fabric joins every host on one bridge)."""
     if fabric not in ("bridge", "softswitch"):
         raise SessionError(f"fabric {fabric!r}: expected 'bridge' or 'softswitch'")
+    if after_workers is not None and fabric != "softswitch":
+        raise SessionError("after_workers reads switch registers: it needs the softswitch")
     if fabric == "softswitch":
-        from host_stack.switch import start_softswitch  # only when asked for
+        from host_stack.switch import start_softswitches  # only when asked for
     command = command or HostStackCommand()
     if timeout_us is None:  # a software switch adds a P4 interpreter to the round trip
         timeout_us = HOST_TIMEOUT_NS // 1000 * (4 if fabric == "softswitch" else 1)
@@ -151,19 +162,20 @@ def run_on_testbed(scenario: Scenario, workdir: Path, *, fabric: str = "bridge",
     scenario_path = workdir / "scenario.json"
     scenario_path.write_text(json.dumps(scenario.to_dict(), indent=1))
     topo = scenario.topology
-    if len(topo.racks) != 1:
-        raise SessionError("the host-stack testbed has one rack (one fabric); this "
-                           f"scenario has {len(topo.racks)}")
     hosts = {h: topo.host_mac(h) for h in topo.hosts}
     faults = plan_faults(scenario, mode=fault_mode)
     workers = [(h, j) for j in scenario.jobs for h in j.workers]
     pses = [(h, j) for j in scenario.jobs for h in j.pses]
     run = HostRun(scenario, fabric, faults, workdir, 0.0)
-    with Testbed(hosts, bridge=(fabric == "bridge"), relayed=faults.relayed_hosts) as bed:
+    racks = len(topo.racks) if fabric == "softswitch" else 1
+    with Testbed(hosts, bridge=(fabric == "bridge"), relayed=faults.relayed_hosts,
+                 racks=racks) as bed:
         port_pcaps = {h: workdir / "pcap" / f"{bed.port(h)}.pcap" for h in hosts}
         helpers = []
+        switches = []
         if fabric == "softswitch":
-            helpers.append(start_softswitch(bed, scenario, workdir))
+            switches = start_softswitches(bed, scenario, workdir, clock=switch_clock)
+            helpers += [proc for proc, _ in switches]
         helpers += faults.start(bed, workdir)
         if probe is not None:
             run.probe = probe(bed, workdir)
@@ -173,7 +185,7 @@ def run_on_testbed(scenario: Scenario, workdir: Path, *, fabric: str = "bridge",
                 argv += ["--iface", bed.port(host)]
             helpers.append(bed.popen("fabric", argv, workdir / "capture.log"))
         fields = dict(scenario=str(scenario_path), iface="eth0", timeout_us=timeout_us,
-                      budget_s=budget_s)
+                      budget_s=budget_s, python=shlex.quote(PYTHON))
         ps_procs = {}
         for host in dict.fromkeys(h for h, _ in pses):
             argv = command.argv(command.ps, host=host, out=str(workdir / f"{host}.ps.json"),
@@ -203,7 +215,7 @@ def run_on_testbed(scenario: Scenario, workdir: Path, *, fabric: str = "bridge",
                 progress(host)
         run.elapsed_s = time.monotonic() - started
         time.sleep(0.05)  # let late frames reach the capture
-        for proc in [*ps_procs.values(), *helpers]:
+        for proc in ps_procs.values():
             if proc.poll() is None:
                 proc.terminate()
         for host, proc in ps_procs.items():
@@ -211,6 +223,15 @@ def run_on_testbed(scenario: Scenario, workdir: Path, *, fabric: str = "bridge",
                 proc.wait(timeout=5)
             except Exception:
                 run.errors.append(f"PS {host} did not stop on SIGTERM")
+        if after_workers is not None:
+            live = _live_run(bed, scenario, switches, run)
+            try:
+                run.after = after_workers(live)
+            finally:
+                live.close()
+        for proc in helpers:
+            if proc.poll() is None:
+                proc.terminate()
         for proc in helpers:
             try:
                 proc.wait(timeout=5)
@@ -231,6 +252,27 @@ def run_on_testbed(scenario: Scenario, workdir: Path, *, fabric: str = "bridge",
     if capture:
         run.pcaps = {h: p for h, p in port_pcaps.items() if p.exists()}
     return run
+
+
+def _live_run(bed: Testbed, scenario: Scenario, switches, run: HostRun):
+    from host_stack.reclaim import LiveRun, LiveSwitch
+    from host_stack.switch import SwitchControl, switch_configs
+    from reference.control_plane import probe_app_id
+    topo = scenario.topology
+    configs = switch_configs(scenario)
+    live = {}
+    for r, ((_, control), rack) in enumerate(zip(switches, topo.racks)):
+        by_port = {topo.host_port(h): h for h in rack.hosts}
+
+        def open_link(port: int, by_port=by_port, rack=rack):
+            if port not in by_port:
+                raise SessionError(f"switch {rack.name}: port {port} has no host to send "
+                                   f"from (hosts on {sorted(by_port)})")
+            return bed.link_into_port(by_port[port])
+        live[rack.name] = LiveSwitch(rack.name, configs[rack.name], SwitchControl(control),
+                                     open_link, scenario.aggregator_timeout_ns)
+    return LiveRun(scenario, live, probe_app_id(scenario.jobs), run.summary(),
+                   end_ns=time.time_ns())
 
 
 def _wait_ready(run: HostRun, files: list[Path], procs: dict, budget_s: float) -> None:

@@ -66,12 +66,34 @@
 
 /* ATP_POOL_MAX: the largest pool P the registers hold.  Registers are indexed by
  * level ++ agtr (and half ++ level ++ agtr), so they hold a power of two:
- * ATP_POOL_SLOTS = 2^ATP_POOL_BITS >= ATP_POOL_MAX (p4src/control/aggregation.py's
- * pool_slots() is the same rule). */
+ * ATP_POOL_SLOTS = 2^ATP_POOL_BITS >= ATP_POOL_MAX, at least 2
+ * (p4src/control/aggregation.py's pool_slots() is the same rule). */
 #ifndef ATP_POOL_MAX
 #define ATP_POOL_MAX 4096
 #endif
-#if ATP_POOL_MAX <= 4096
+#if ATP_POOL_MAX <= 2
+#define ATP_POOL_BITS 1
+#elif ATP_POOL_MAX <= 4
+#define ATP_POOL_BITS 2
+#elif ATP_POOL_MAX <= 8
+#define ATP_POOL_BITS 3
+#elif ATP_POOL_MAX <= 16
+#define ATP_POOL_BITS 4
+#elif ATP_POOL_MAX <= 32
+#define ATP_POOL_BITS 5
+#elif ATP_POOL_MAX <= 64
+#define ATP_POOL_BITS 6
+#elif ATP_POOL_MAX <= 128
+#define ATP_POOL_BITS 7
+#elif ATP_POOL_MAX <= 256
+#define ATP_POOL_BITS 8
+#elif ATP_POOL_MAX <= 512
+#define ATP_POOL_BITS 9
+#elif ATP_POOL_MAX <= 1024
+#define ATP_POOL_BITS 10
+#elif ATP_POOL_MAX <= 2048
+#define ATP_POOL_BITS 11
+#elif ATP_POOL_MAX <= 4096
 #define ATP_POOL_BITS 12
 #elif ATP_POOL_MAX <= 8192
 #define ATP_POOL_BITS 13

@@ -90,5 +90,11 @@ class BfrtFacade(SwitchFacade):
                 out.setdefault(f, []).append(v)
         return out
 
+    def register_read_cells(self, register, indices, from_hw=True):
+        indices = list(indices)
+        cells = self._call(f"register {register}[{len(indices)} cells]",
+                           self.client.register_read_many, register, indices, from_hw=from_hw)
+        return {i: self._full(register, cells[i]) for i in indices}
+
     def register_clear(self, register):
         self._call(f"clear {register}", self.client.table_clear, register)

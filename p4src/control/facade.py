@@ -103,6 +103,13 @@ class SwitchFacade(ABC):
     def register_clear(self, register: str) -> None:
         """Table clear: every cell back to the register's initial value."""
 
+    def register_read_cells(self, register: str, indices: Sequence[int],
+                            from_hw: bool = True) -> dict[int, dict[str, int]]:
+        """entry_get of several cells as one batch: index -> {field: value} (pipe 0).
+        Here one ``register_read`` per cell; a backend where each call is a round trip
+        (gRPC) sends them in one request."""
+        return {i: self.register_read(register, i, from_hw) for i in indices}
+
 
 def strip_pipe(name: str) -> str:
     """``pipe.Ingress.x`` -> ``Ingress.x`` (bfrt.json table names carry the pipe)."""

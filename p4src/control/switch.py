@@ -70,6 +70,10 @@ class AtpControlPlane:
     def read_aggregator(self, index: int, level: int = 0) -> AggregatorState:
         return self.registers.read(index, level)
 
+    def read_aggregators(self, indices, level: int = 0) -> dict[int, AggregatorState]:
+        """Several aggregators, one batched read per register."""
+        return self.registers.read_many(indices, level)
+
     def occupied(self) -> int:
         """Owned aggregators of both levels (section 10's occupancy)."""
         return self.registers.occupied()

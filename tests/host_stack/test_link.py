@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -102,3 +103,35 @@ def test_command_templates_from_a_testbed_file_run_a_host_stack(tmp_path):
                          command=command)
     assert run.completed, run.summary()
     assert run.mismatches() == []
+
+
+def test_uplinks_and_a_link_opened_from_here_into_a_host_port(tmp_path):
+    """Rack switches are cabled by uplink veths in the fabric namespace, and a link
+    opened by entering a host's namespace puts frames on that host's cable (the
+    reclamation sweep sends its probe parameter packets that way)."""
+    reason = unavailable_reason()
+    if reason:
+        pytest.skip(f"needs network namespaces: {reason}")
+    hosts = {"a": bytes.fromhex("020000000001"), "b": bytes.fromhex("020000000101")}
+    with netns.Testbed(hosts, bridge=False, racks=2) as bed:
+        listed = bed.run("fabric", ["ip", "-o", "link", "show"]).stdout
+        for name in (bed.uplink(0, 1), bed.uplink(1, 0), bed.port("a"), bed.port("b")):
+            assert name in listed, f"{name} missing in the fabric namespace:\n{listed}"
+        log = tmp_path / "port.log"
+        ready = tmp_path / "ready"
+        probe = LINK_PROBE.replace('PacketLink("eth0")', f'PacketLink("{bed.port("a")}")')
+        proc = bed.popen("fabric", [sys.executable, "-c", probe, str(ready)], log)
+        deadline = time.monotonic() + 60
+        while not ready.exists() and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        link = bed.link_into_port("a")
+        try:
+            frame = encode(AtpPacket(eth_src=hosts["a"]))
+            for _ in range(2):
+                link.send(frame)
+        finally:
+            link.close()
+        proc.wait(timeout=60)
+        assert log.read_text().startswith("2 ['0700', '0700']"), log.read_text()
+    # the thread came back to its own namespace: the fabric's ports are not here
+    assert not (Path("/sys/class/net") / bed.port("a")).exists()

@@ -161,3 +161,11 @@ def test_float_values_survive_the_result_file(tmp_path):
     (outcome,) = result.outcomes[7]
     assert outcome.float_mode
     assert np.array_equal(outcome.raw, data[0])
+
+
+def test_latest_stamp_on_the_wrapping_32_bit_clock():
+    from host_stack.reclaim import latest_stamp, trailer
+    assert latest_stamp([5, 900, 17]) == 900
+    # 0xFFFFFF00 was stamped just before the clock wrapped to 0x10: 0x10 is later
+    assert latest_stamp([0xFFFFFF00, 0x10]) == 0x10
+    assert trailer(0x0102, 7) == b"P4SC" + (0x0102).to_bytes(8, "big") + (7).to_bytes(4, "big")

@@ -97,8 +97,8 @@ def test_facade_names_the_object_it_refuses(p4sim_target):
         facade.register_write("pipe.Ingress.aggregator.owner_stamp", 0, {"bogus": 1})
 
 
-@pytest.mark.parametrize("pool_max, slots", [(1, 4096), (4096, 4096), (4097, 8192),
-                                             (20000, 32768), (65536, 65536)])
+@pytest.mark.parametrize("pool_max, slots", [(1, 2), (8, 8), (9, 16), (4096, 4096),
+                                             (4097, 8192), (20000, 32768), (65536, 65536)])
 def test_register_slots_are_the_power_of_two_the_program_rounds_to(pool_max, slots):
     assert pool_slots(pool_max) == slots
 

@@ -69,8 +69,8 @@ def test_unavailable_target_fails_the_session_with_what_is_missing(suite, monkey
     monkeypatch.delenv("SDE_INSTALL", raising=False)
     result = run(suite, "--target=tofino-model", "-k", "uses_target")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    result.stderr.fnmatch_lines(["*target 'tofino-model' is unavailable: no Tofino SDE "
-                                 "found: set SDE_INSTALL*"])
+    result.stderr.fnmatch_lines(["*target 'tofino-model' is unavailable: "
+                                 "--target=tofino-model needs --testbed=FILE*"])
 
 
 def test_session_where_nothing_ran_on_the_target_fails(suite):

@@ -1,0 +1,93 @@
+"""Testbed files: the shipped ones load, and each user error is one line naming the
+file, the key and the fix — also through pytest's command line, without a traceback."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from fixtures.testbed import PortSetup, load_testbed
+from fixtures import testbed as testbed_files
+
+ROOT = Path(__file__).resolve().parents[2]
+TESTBEDS = ROOT / "fixtures" / "testbeds"
+
+
+def _write(tmp_path, text: str) -> Path:
+    path = tmp_path / "bed.yaml"
+    path.write_text(text)
+    return path
+
+
+def test_shipped_tofino_model_testbed_maps_device_port_n_to_veth_2n_plus_1():
+    bed = load_testbed(TESTBEDS / "tofino-model.yaml", check_interfaces=False)
+    assert bed.target == "tofino-model" and bed.grpc == "127.0.0.1:50052"
+    assert bed.p4_name == "atp"
+    for port, iface in bed.ports.items():
+        assert iface == f"veth{2 * bed.device_port(port) + 1}", (port, iface)
+    # uplinks (suite ports 100+) sit on device ports of pipe 0 (Tofino has no port 100 there)
+    assert {bed.device_port(p) for p in (100, 101, 102)} == {13, 14, 15}
+    assert bed.softswitch is None and bed.timeout_s >= 30
+
+
+def test_shipped_hardware_example_brings_ports_up_through_port_settings():
+    bed = load_testbed(TESTBEDS / "hardware.example.yaml", check_interfaces=False)
+    assert bed.target == "hardware"
+    assert bed.port_setup[0] == PortSetup("BF_SPEED_100G", "BF_FEC_TYP_RS",
+                                          "PM_AN_FORCE_DISABLE")
+    assert set(bed.port_setup) == {bed.device_port(p) for p in bed.ports}
+
+
+def test_shipped_softswitch_testbeds_start_their_own_switch():
+    model = load_testbed(TESTBEDS / "softswitch-as-model.yaml")
+    assert model.target == "tofino-model" and model.softswitch is not None
+    assert model.softswitch.clock == "trailer" and 100 in model.softswitch.ports
+    assert model.ports == {}          # the started softswitch provides them
+    soft = load_testbed(TESTBEDS / "softswitch.yaml")
+    assert soft.target == "softswitch" and soft.softswitch.pool_max == 20000
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("target: tofino-model\nports:\n  1: tgtnosuch0\n",
+     "ports.1: device port 1 maps to interface 'tgtnosuch0', which does not exist on "
+     "this machine; create it"),
+    ("target: tofino-model\ngrpc: localhost\n", "'grpc' must be HOST:PORT"),
+    ("target: tofino-model\nport: {1: lo}\n", "unknown field(s) port; known:"),
+    ("ports:\n  1: {interface: lo, speed: BF_SPEED_100G}\n",
+     "ports.1: give both 'speed' (e.g. BF_SPEED_100G) and 'fec'"),
+    ("ports:\n  1: {interface: lo, devport: 3}\n", "ports.1: unknown field(s) devport"),
+    ("ports:\n  1: {interface: lo, device_port: -1}\n", "ports.1.device_port must be"),
+    ("ports:\n  1: lo\n  2: lo\n", "ports.2: interface 'lo' is mapped twice"),
+    ("ports:\n  x: lo\n", "ports.x: the key must be a port number"),
+    ("softswitch: {ports: [1, 2]}\ngrpc: 127.0.0.1:50052\n",
+     "'softswitch' starts the switch itself, so 'grpc' and 'ports' come from it"),
+    ("softswitch: {ports: []}\n", "softswitch.ports must be a list of distinct device ports"),
+    ("softswitch: {ports: [1], clock: fast}\n", "softswitch.clock must be 'trailer'"),
+    ("softswitch: {ports: [1], profile: v2}\n", "softswitch.profile must be 'spec'"),
+    ("timeout_s: 0\n", "'timeout_s' must be a positive number"),
+    ("port_stats: maybe\n", "'port_stats' must be true or false"),
+    ("target: [\n", "not valid YAML"),
+])
+def test_bad_testbed_names_file_key_and_fix(tmp_path, text, expected):
+    path = _write(tmp_path, text)
+    with pytest.raises(testbed_files.TestbedError) as info:
+        load_testbed(path)
+    message = str(info.value)
+    assert str(path) in message and expected in message, message
+    assert "\n" not in message
+
+
+def test_missing_interface_is_one_usage_line_without_traceback(tmp_path):
+    """What a user sees on the command line: pytest's usage error, one line."""
+    path = _write(tmp_path, "target: tofino-model\nports:\n  1: veth3tgtnosuch\n")
+    r = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider",
+                        "conformance/test_wire_conformance.py", "--target=tofino-model",
+                        f"--testbed={path}"], cwd=ROOT, capture_output=True, text=True,
+                       timeout=300)
+    out = r.stdout + r.stderr
+    assert r.returncode == 4, out
+    assert (f"ERROR: --testbed: {path}: ports.1: device port 1 maps to interface "
+            f"'veth3tgtnosuch', which does not exist") in out
+    assert "Traceback" not in out
