@@ -237,3 +237,10 @@ def test_multi_switch_scenarios_skip_on_a_one_switch_target(pytester):
     result = run(pytester, "--seed=3", "-rs")
     result.assert_outcomes(passed=1, skipped=2)
     result.stdout.fnmatch_lines(["*is one switch, the scenario has 2 rack switches*"])
+
+
+def test_host_stack_option_takes_ours_or_command(suite):
+    result = run(suite, "--host-stack=theirs")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--host-stack*invalid choice*"])
+    run(suite, "-k", "uses_target", "--host-stack=command").assert_outcomes(passed=1)
