@@ -9,6 +9,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
+from fixtures.plugin import failure_folder
 from fixtures.properties import assert_exactly_once
 from fixtures.shaping import hits_deviation_9_1, profile_scenarios
 from fixtures.workloads import MODELS, model_job, workload_scenarios, zipf_job
@@ -55,14 +56,17 @@ def test_straggler_of_one_tensor_never_reaches_the_next(stem, corpus_dir, profil
 
 
 @pytest.mark.requires(READ_REGISTERS)
-def test_aggregator_holds_exactly_its_bitmap_at_every_step(target_factory, profile):
+def test_aggregator_holds_exactly_its_bitmap_at_every_step(target_factory, profile,
+                                                           atp_state, request):
     """The rule-based machine: arbitrary interleavings of gradient, resend, duplicate
     and parameter packets of several jobs into one switch; after every step each owned
     aggregator equals the sum of the contributions of exactly its bitmap's workers and
     every emitted frame is one the spec allows (the machine's bookkeeping knows the
     release's deviations, so it runs under either profile)."""
     test_case = make_switch_machine_test(driver_switch_factory(target_factory),
-                                         profile=profile)
+                                         profile=profile,
+                                         artifacts=failure_folder(request.node),
+                                         seed=atp_state.seed)
     test_case("runTest").runTest()
 
 

@@ -52,10 +52,6 @@ def test_switch_saturation_path(corpus_dir, profile, run_on):
         raise PropertyViolation(f"the PS never saw switch saturation\n{run.summary()}")
 
 
-def test_corpus_overflow(corpus_scenario, corpus_scenario_for, run_on):
-    assert_exactly_once(run_on(corpus_scenario_for(corpus_scenario)))
-
-
 @pytest.mark.rule("6.1")
 @pytest.mark.parametrize("first", [-1.0, 0.5], ids=["-1.0-first", "0.5-first"])
 def test_legal_sum_behind_a_sticky_minus_int32_max_input(first, profile, run_on):

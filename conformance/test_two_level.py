@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given
 
 from fixtures.properties import assert_completed, assert_exactly_once, assert_same_results
+from fixtures.plugin import failure_folder
 from fixtures.state_machine import driver_switch_factory, make_switch_machine_test
 from fixtures.strategies import two_level_scenarios
 from fixtures.targets.base import ATTRIBUTED_OUTPUT, READ_REGISTERS, TWO_LEVEL
@@ -69,11 +70,14 @@ def test_corpus_multi_rack_equals_single_switch(corpus_scenario, corpus_scenario
 
 
 @pytest.mark.requires(READ_REGISTERS)
-def test_both_pools_hold_exactly_their_bitmaps_at_every_step(target_factory, profile):
+def test_both_pools_hold_exactly_their_bitmaps_at_every_step(target_factory, profile,
+                                                             atp_state, request):
     """The two-level rule-based machine: one switch that is upper switch, edge switch
     and pass-through for different jobs; after every packet, each owned level-0 and
     level-1 aggregator holds exactly its bitmap's workers (racks) and every frame is one
     section 8 allows."""
     test_case = make_switch_machine_test(driver_switch_factory(target_factory),
-                                         profile=profile, two_level=True)
+                                         profile=profile, two_level=True,
+                                         artifacts=failure_folder(request.node),
+                                         seed=atp_state.seed)
     test_case("runTest").runTest()

@@ -164,3 +164,83 @@ def test_allure_environment_records_target_profile_and_seed(suite):
     run(suite, "-k", "uses_target", "--seed=9", "--alluredir=allure")
     properties = (suite.path / "allure" / "environment.properties").read_text()
     assert "target=reference" in properties and "session_seed=9" in properties
+
+
+SCENARIO = """
+    from reference.scenario import Scenario
+    from reference.topology import Job, Rack, Tensor, Topology
+
+    def scenario(seed, racks=1):
+        hosts = ("w0", "w1", "ps")
+        if racks == 1:
+            topology = Topology((Rack("tor0", hosts),))
+        else:
+            topology = Topology((Rack("tor0", ("w0", "w1")), Rack("tor1", ("ps",))))
+        return Scenario(topology=topology, seed=seed,
+                        jobs=(Job(1, ("w0", "w1"), ("ps",), 2, (Tensor(3, 100),)),))
+"""
+
+
+def test_artifacts_are_those_of_the_failing_example_only(pytester, monkeypatch):
+    """Hypothesis tries several examples; the artifacts are the runs of the one that
+    failed last (the shrunk one), not the last runs of whichever examples came before."""
+    artifacts = pytester.path / "artifacts"
+    monkeypatch.setenv("ATP_ARTIFACTS_DIR", str(artifacts))
+    pytester.makepyfile(helpers=textwrap.dedent(SCENARIO))
+    pytester.makepyfile(test_fail=textwrap.dedent("""
+        from hypothesis import HealthCheck, Phase, given, settings, strategies as st
+        from helpers import scenario
+
+        @settings(max_examples=20, database=None, derandomize=True,
+                  phases=[Phase.generate, Phase.shrink],
+                  suppress_health_check=list(HealthCheck))
+        @given(st.integers(1, 6))
+        def test_property(run_on, n):
+            run_on(scenario(n))
+            run_on(scenario(100 + n))
+            assert n < 3, "pretend the property failed from n = 3 on"
+    """))
+    result = run(pytester, "--seed=7")
+    result.assert_outcomes(failed=1)
+    folder = next(p.parent for p in artifacts.rglob("counterexample.json"))
+    assert sorted(p.name for p in folder.glob("run*.json")) == ["run0.json", "run1.json"]
+    seeds = [json.loads((folder / f"run{i}.json").read_text())["seed"] for i in (0, 1)]
+    assert seeds == [3, 103]                    # the shrunk example's two runs
+    assert json.loads((folder / "counterexample.json").read_text())["seed"] == 3
+
+
+def test_multi_switch_scenarios_skip_on_a_one_switch_target(pytester):
+    """A target that is one switch cannot be every rack of a multi-rack closed loop:
+    such scenarios are skipped with the reason; the single-switch ones still run."""
+    pytester.makeconftest("import fixtures.plugin\nfixtures.plugin.MULTI_INSTANCE_TARGETS = ()\n")
+    pytester.makepyfile(helpers=textwrap.dedent(SCENARIO))
+    pytester.makepyfile(test_racks=textwrap.dedent("""
+        from hypothesis import HealthCheck, given, settings, strategies as st
+        from helpers import scenario
+
+        QUICK = settings(max_examples=6, database=None,
+                         suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+        def test_two_racks(run_on):
+            run_on(scenario(1, racks=2))
+
+        @QUICK
+        @given(st.sampled_from((1, 2)))
+        def test_either(run_on, racks):
+            assert run_on(scenario(1, racks)).completed
+
+        @QUICK
+        @given(st.just(2))
+        def test_always_two(run_on, racks):
+            run_on(scenario(1, racks))
+    """))
+    result = run(pytester, "--seed=3", "-rs")
+    result.assert_outcomes(passed=1, skipped=2)
+    result.stdout.fnmatch_lines(["*is one switch, the scenario has 2 rack switches*"])
+
+
+def test_host_stack_option_takes_ours_or_command(suite):
+    result = run(suite, "--host-stack=theirs")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--host-stack*invalid choice*"])
+    run(suite, "-k", "uses_target", "--host-stack=command").assert_outcomes(passed=1)
