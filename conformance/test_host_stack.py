@@ -27,10 +27,11 @@ from reference.wire import (
     ELEMENTS, FLAG_ACK, FLAG_OVERFLOW, FLAG_RESEND, WireError, decode,
 )
 
+from fixtures.host_rules import assert_host_rules
 from fixtures.properties import (
     assert_leaks_swept, assert_teardown_reclaims, owned_by_job,
 )
-from host_stack.capture import read_pcap
+from host_stack.capture import CapturedRun, read_pcap
 from host_stack.netns import unavailable_reason
 from host_stack.session import HostRun, run_on_testbed, softswitch_available
 
@@ -79,6 +80,15 @@ def assert_exactly_once(run: HostRun) -> None:
     assert run.completed, run.summary()
     bad = run.mismatches()
     assert not bad, "\n".join(str(m) for m in bad[:10])
+    assert_captured_host_rules(run)
+
+
+def assert_captured_host_rules(run: HostRun) -> None:
+    """Sections 3, 6 and 7 on the captured frames: quantization, window, collision
+    remap, hole/timeout resend structure, float requests, AIMD, the PS's ECN echo
+    (``fixtures.host_rules``, the gate's checker for any host stack)."""
+    assert run.pcaps, "no capture was written"
+    assert_host_rules(CapturedRun.of(run))
 
 
 def frames_at(run: HostRun, host: str) -> list:
@@ -243,6 +253,22 @@ def test_isolation_and_liveness_three_jobs_lossy(request, fabric):
         assert {p.app_id for p in sent} == set(allowed), host
         for p in sent:
             assert p.bitmap == allowed[p.app_id], f"{host}: {p}"
+
+
+def test_collision_remap_and_timeout_resends_on_captured_frames(request, fabric):
+    """collisions-small-pool without random faults: h0 works for jobs 10 and 12, whose
+    slot tables share aggregators 6 and 3 of the pool of 9, and sends both opening
+    windows at once, so through the softswitch one of them collides and its workers
+    remap. The parameter packet of job 11's last seq is dropped on its way to h3, so h3
+    has no later parameter packet to reveal a hole and must resend on its timer. The
+    captured frames are judged on both rules (7.remap, 7.timeout) with the others."""
+    faults = {"targeted": [{"action": "drop", "kind": "parameter", "app_id": 11,
+                            "seq": 15, "to_node": "h3", "nth": 1}]}
+    run = run_scenario_here(request, load("collisions-small-pool", faults=faults), fabric)
+    assert_exactly_once(run)            # with the host rules on the captured frames
+    assert run.counter("timeout_resends") > 0, "h3 never resent on its timer"
+    if fabric == "softswitch":
+        assert run.counter("remaps") > 0, "no collision reached a worker"
 
 
 # A straggler: h0's first transmission of the job's last seq is held back 2 s, far past

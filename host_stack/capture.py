@@ -13,6 +13,7 @@ import select
 import signal
 import struct
 import time
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from host_stack.link import PacketLink
@@ -56,6 +57,50 @@ def read_pcap(path: Path) -> list[tuple[int, bytes]]:
         records.append((sec * 1_000_000_000 + frac * scale, data[at:at + incl]))
         at += incl
     return records
+
+
+def switch_logs(scenario, pcaps: dict[str, Path]) -> dict:
+    """The frames captured at each host's switch port as that switch's ingress log
+    (frames the host sent: its own source MAC) and egress log (frames toward it), in
+    ``reference.network.SwitchLog`` form, so that checkers written for the simulator's
+    logs (``fixtures.host_rules``) judge real runs. A record's time is its position in
+    its port's capture: one socket per port keeps the order in which frames crossed it
+    (a parameter packet before the worker's reaction to it), while the timestamps are
+    taken per batch read and tie."""
+    from reference.network import EgressRecord, IngressRecord, SwitchLog
+    topo = scenario.topology
+    logs = {name: SwitchLog() for name in topo.switch_names}
+    for host, path in pcaps.items():
+        log = logs[topo.racks[topo.rack_index(host)].name]
+        port = topo.host_port(host)
+        mac = topo.host_mac(host)
+        for position, (_, frame) in enumerate(read_pcap(path), start=1):
+            if frame[6:12] == mac:
+                log.ingress.append(IngressRecord(position, port, frame, 0))
+            else:
+                log.egress.append(EgressRecord(position, port, frame, -1))
+    return logs
+
+
+@dataclass
+class CapturedRun:
+    """A host-stack run as the simulator's log checkers (``fixtures.host_rules``) read
+    a run: the switches' logs are the frames captured at the host ports. Times are
+    positions in a port's capture, so the scenario's link latency is taken as 0."""
+
+    scenario: object
+    logs: dict
+    describe: str
+    killed: frozenset = frozenset()
+
+    @classmethod
+    def of(cls, run) -> "CapturedRun":
+        """From a ``host_stack.session.HostRun`` with its pcaps."""
+        scenario = replace(run.scenario, link_latency_ns=0)
+        return cls(scenario, switch_logs(scenario, run.pcaps), run.summary())
+
+    def summary(self) -> str:
+        return self.describe
 
 
 def main(argv: list[str] | None = None) -> int:
