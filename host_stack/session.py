@@ -107,6 +107,9 @@ class HostRun:
         for name in ("resends", "hole_resends", "timeout_resends", "float_packets",
                      "float_requests", "remaps", "window_halved"):
             lines.append(f"  worker {name}: {self.counter(name)}")
+        if self.scenario.congestion and self.fabric != "softswitch":
+            lines.append("  congestion plan not applied: a Linux bridge has no queue "
+                         "depth and marks no ECN")
         lines += [f"  error: {e}" for e in self.errors]
         return "\n".join(lines)
 
@@ -163,7 +166,10 @@ def run_on_testbed(scenario: Scenario, workdir: Path, *, fabric: str = "bridge",
     scenario_path.write_text(json.dumps(scenario.to_dict(), indent=1))
     topo = scenario.topology
     hosts = {h: topo.host_mac(h) for h in topo.hosts}
-    faults = plan_faults(scenario, mode=fault_mode)
+    congestion = bool(scenario.congestion) and fabric == "softswitch"
+    faults = plan_faults(scenario, mode=fault_mode, congestion=congestion)
+    if congestion:
+        switch_clock = "trailer"
     workers = [(h, j) for j in scenario.jobs for h in j.workers]
     pses = [(h, j) for j in scenario.jobs for h in j.pses]
     run = HostRun(scenario, fabric, faults, workdir, 0.0)

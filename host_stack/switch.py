@@ -41,6 +41,15 @@ PROGRAM = ROOT / "p4src" / "atp.p4"
 POOL_MAX = 20000
 START_TIMEOUT_S = 120.0
 CONTROL_KEY = b"atp-host-stack"
+TRAILER_MAGIC = b"P4SC"        # p4sim/switchd/ports.py: magic, time ns, queue depth
+TRAILER_LEN = 16
+
+
+def trailer(time_ns: int, queue_depth: int = 0) -> bytes:
+    """The softswitch's test trailer (``--clock trailer``): the frame runs with this
+    ingress time and egress queue depth (the time's low 32 bits are the P4 clock)."""
+    return (TRAILER_MAGIC + (time_ns % (1 << 64)).to_bytes(8, "big")
+            + queue_depth.to_bytes(4, "big"))
 
 
 def switch_configs(scenario):

@@ -164,7 +164,8 @@ def test_float_values_survive_the_result_file(tmp_path):
 
 
 def test_latest_stamp_on_the_wrapping_32_bit_clock():
-    from host_stack.reclaim import latest_stamp, trailer
+    from host_stack.reclaim import latest_stamp
+    from host_stack.switch import trailer
     assert latest_stamp([5, 900, 17]) == 900
     # 0xFFFFFF00 was stamped just before the clock wrapped to 0x10: 0x10 is later
     assert latest_stamp([0xFFFFFF00, 0x10]) == 0x10
