@@ -76,8 +76,17 @@ def needs_switch(fabric: str, what: str) -> None:
                     f"--target=softswitch (this fabric is a Linux bridge)")
 
 
+# Timeout resends per gradient packet beyond which a run is a resend storm (the timer
+# backs off, host_stack/shell.py; a storm once made 187 per packet)
+STORM_RATIO = 50
+
+
 def assert_exactly_once(run: HostRun) -> None:
     assert run.completed, run.summary()
+    packets = sum(t.packets * j.fan_in for j in run.scenario.jobs for t in j.tensors)
+    assert run.counter("timeout_resends") <= STORM_RATIO * packets, (
+        f"resend storm: {run.counter('timeout_resends')} timeout resends for {packets} "
+        f"gradient packets\n{run.summary()}")
     bad = run.mismatches()
     assert not bad, "\n".join(str(m) for m in bad[:10])
     assert_captured_host_rules(run)
