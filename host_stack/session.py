@@ -13,6 +13,7 @@ import argparse
 import importlib.util
 import json
 import shlex
+import shutil
 import sys
 import time
 from dataclasses import dataclass, field
@@ -162,6 +163,13 @@ def run_on_testbed(scenario: Scenario, workdir: Path, *, fabric: str = "bridge",
         timeout_us = HOST_TIMEOUT_NS // 1000 * (4 if fabric == "softswitch" else 1)
     workdir = Path(workdir)
     workdir.mkdir(parents=True, exist_ok=True)
+    # a previous run's files in the same directory must not pass for this run's: its
+    # ready files would let the workers start before the capture and the PSes listen
+    shutil.rmtree(workdir / "pcap", ignore_errors=True)
+    for stale in workdir.glob("*.ready"):
+        stale.unlink()
+    for stale in [*workdir.glob("*.json"), *workdir.glob("*.wready")]:
+        stale.unlink()
     scenario_path = workdir / "scenario.json"
     scenario_path.write_text(json.dumps(scenario.to_dict(), indent=1))
     topo = scenario.topology

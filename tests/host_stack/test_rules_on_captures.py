@@ -88,3 +88,29 @@ def test_a_hole_resend_needs_no_whole_window():
     assert judged([gradient(1, 10), gradient(2, 11), parameter(1, 10), gradient(3, 10),
                    parameter(3, 10), gradient(2, 11, resend=True), parameter(2, 11),
                    gradient(4, 11), parameter(4, 11)]) == []
+
+
+def float_request(s: int) -> tuple[str, bytes]:
+    from reference.wire import FLAG_OVERFLOW
+    direction, frame = parameter(s, 10)
+    packet = bytearray(frame)
+    packet[14 + 20 + 5] |= FLAG_OVERFLOW
+    return direction, bytes(packet)
+
+
+def float_resend(s: int, agtr: int) -> tuple[str, bytes]:
+    from reference.wire import FLAG_OVERFLOW
+    direction, frame = gradient(s, agtr, resend=True)
+    packet = bytearray(frame)
+    packet[14 + 20 + 5] |= FLAG_OVERFLOW
+    return direction, bytes(packet)
+
+
+def test_float_request_counts_once_the_worker_answered_it():
+    # an integer timeout resend of 1 may cross the float request at the port ...
+    crossing = [gradient(1, 10), gradient(2, 11), float_request(1),
+                gradient(1, 10, resend=True), gradient(2, 11, resend=True)]
+    assert "7.float" not in judged(crossing)
+    # ... but after the worker answered it in float mode, an integer 1 is a violation
+    assert "7.float" in judged([gradient(1, 10), gradient(2, 11), float_request(1),
+                                float_resend(1, 10), gradient(1, 10, resend=True)])
