@@ -24,13 +24,14 @@ from reference.oracle import check_seq, expected_seqs
 from reference.quantize import quantize
 from reference.scenario import Scenario
 from reference.wire import (
-    ELEMENTS, FLAG_ACK, FLAG_OVERFLOW, FLAG_RESEND, WireError, decode,
+    ELEMENTS, FLAG_ACK, FLAG_ECN, FLAG_OVERFLOW, FLAG_RESEND, WireError, decode,
 )
 
+from fixtures.host_rules import assert_host_rules
 from fixtures.properties import (
     assert_leaks_swept, assert_teardown_reclaims, owned_by_job,
 )
-from host_stack.capture import read_pcap
+from host_stack.capture import CapturedRun, read_pcap
 from host_stack.netns import unavailable_reason
 from host_stack.session import HostRun, run_on_testbed, softswitch_available
 
@@ -75,10 +76,28 @@ def needs_switch(fabric: str, what: str) -> None:
                     f"--target=softswitch (this fabric is a Linux bridge)")
 
 
+# Timeout resends per gradient packet beyond which a run is a resend storm (the timer
+# backs off, host_stack/shell.py; a storm once made 187 per packet)
+STORM_RATIO = 50
+
+
 def assert_exactly_once(run: HostRun) -> None:
     assert run.completed, run.summary()
+    packets = sum(t.packets * j.fan_in for j in run.scenario.jobs for t in j.tensors)
+    assert run.counter("timeout_resends") <= STORM_RATIO * packets, (
+        f"resend storm: {run.counter('timeout_resends')} timeout resends for {packets} "
+        f"gradient packets\n{run.summary()}")
     bad = run.mismatches()
     assert not bad, "\n".join(str(m) for m in bad[:10])
+    assert_captured_host_rules(run)
+
+
+def assert_captured_host_rules(run: HostRun) -> None:
+    """Sections 3, 6 and 7 on the captured frames: quantization, window, collision
+    remap, hole/timeout resend structure, float requests, AIMD, the PS's ECN echo
+    (``fixtures.host_rules``, the gate's checker for any host stack)."""
+    assert run.pcaps, "no capture was written"
+    assert_host_rules(CapturedRun.of(run))
 
 
 def frames_at(run: HostRun, host: str) -> list:
@@ -243,6 +262,63 @@ def test_isolation_and_liveness_three_jobs_lossy(request, fabric):
         assert {p.app_id for p in sent} == set(allowed), host
         for p in sent:
             assert p.bitmap == allowed[p.app_id], f"{host}: {p}"
+
+
+def test_collision_remap_and_timeout_resends_on_captured_frames(request, fabric):
+    """collisions-small-pool without random faults: h0 works for jobs 10 and 12, whose
+    slot tables share aggregators 6 and 3 of the pool of 9, and sends both opening
+    windows at once, so through the softswitch one of them collides and its workers
+    remap. The parameter packet of job 11's last seq is dropped on its way to h3, so h3
+    has no later parameter packet to reveal a hole and must resend on its timer. The
+    captured frames are judged on both rules (7.remap, 7.timeout) with the others."""
+    faults = {"targeted": [{"action": "drop", "kind": "parameter", "app_id": 11,
+                            "seq": 15, "to_node": "h3", "nth": 1}]}
+    run = run_scenario_here(request, load("collisions-small-pool", faults=faults), fabric)
+    assert_exactly_once(run)            # with the host rules on the captured frames
+    assert run.counter("timeout_resends") > 0, "h3 never resent on its timer"
+    if fabric == "softswitch":
+        assert run.counter("remaps") > 0, "no collision reached a worker"
+
+
+def test_ecn_marks_drive_aimd(request, fabric):
+    """ecn-aimd (congestion control on, no faults): the scenario's congestion plan puts
+    tor0's queue at depth 5000 (the ECN threshold is 1000). Its times are simulated
+    nanoseconds; on real interfaces the plan is stretched over the whole run. The relay
+    carries the depth to the softswitch in its test trailer, the P4 program's egress
+    marks the aggregates, the PS echoes the mark and the workers halve their windows;
+    the captured frames are judged by the host rules. AIMD's effect is judged on them
+    too: every parameter packet reaching the workers is marked, so a worker that obeys
+    7.aimd halves its window at each boundary down to one frame, and over the last
+    half of its seqs has at most S/2 frames in flight at its port (the port counts a
+    parameter packet as soon as it passes, before the worker reads it, so the port's
+    count is at most the worker's own); a worker that ignored the marks keeps S."""
+    if fabric != "softswitch":
+        pytest.skip("ECN needs the softswitch: a Linux bridge has no queue depth and "
+                    "marks no ECN (and the kernel's ECN-marking qdiscs mark IP packets "
+                    "only; ATP's ethertype is 0x0700)")
+    congestion = [{"switch": "tor0", "start_ns": 0, "end_ns": 600_000_000_000,
+                   "depth": 5000}]
+    run = run_scenario_here(request, load("ecn-aimd", congestion=congestion), fabric)
+    assert_exactly_once(run)            # with the host rules on the captured frames
+    assert run.counter("window_halved") > 0, "no worker halved its window"
+    marked = [p for _, _, h in worker_hosts(run.scenario) for p in frames_at(run, h)
+              if p.flags & FLAG_ACK and p.flags & FLAG_ECN]
+    assert marked, "no ECN-marked parameter packet reached a worker"
+    job = run.scenario.jobs[0]
+    half = job.tensors[0].packets // 2
+    for w, host in enumerate(job.workers):
+        sent, acked, peak = set(), set(), 0
+        for p in frames_at(run, host):
+            if p.flags & FLAG_ACK:
+                assert p.flags & FLAG_ECN, f"{host}: unmarked parameter packet {p.seq}"
+                acked.add(p.seq)
+            elif not p.flags & FLAG_RESEND and p.seq not in sent:
+                sent.add(p.seq)
+                if p.seq > half:
+                    peak = max(peak, len(sent - acked))
+        assert peak <= job.window // 2, (
+            f"{host}: {peak} frames in flight over its last {half} seqs under constant "
+            f"ECN marks; AIMD allows at most {job.window // 2} (S={job.window})")
 
 
 # A straggler: h0's first transmission of the job's last seq is held back 2 s, far past

@@ -13,6 +13,7 @@ import select
 import signal
 import struct
 import time
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from host_stack.link import PacketLink
@@ -41,8 +42,21 @@ class PcapWriter:
         self.file.close()
 
 
+ATP_FRAME_LENGTHS = (308, 316)      # single-rack and two-level frames
+TRAILER_MAGIC = b"P4SC"
+
+
+def without_trailer(frame: bytes) -> bytes:
+    """The frame without the softswitch's 16-byte test trailer, which a relay adds to
+    frames toward the switch in congestion runs (the capture sees them with it)."""
+    if len(frame) - 16 in ATP_FRAME_LENGTHS and frame[-16:-12] == TRAILER_MAGIC:
+        return frame[:-16]
+    return frame
+
+
 def read_pcap(path: Path) -> list[tuple[int, bytes]]:
-    """(time_ns, frame) of every record of a pcap this module wrote (or any ns/µs pcap)."""
+    """(time_ns, frame) of every record of a pcap this module wrote (or any ns/µs pcap);
+    a softswitch test trailer is stripped (:func:`without_trailer`)."""
     data = Path(path).read_bytes()
     magic = struct.unpack_from("<I", data, 0)[0]
     if magic not in (PCAP_NS_MAGIC, 0xA1B2C3D4):
@@ -53,9 +67,62 @@ def read_pcap(path: Path) -> list[tuple[int, bytes]]:
     while at + 16 <= len(data):
         sec, frac, incl, _ = struct.unpack_from("<IIII", data, at)
         at += 16
-        records.append((sec * 1_000_000_000 + frac * scale, data[at:at + incl]))
+        records.append((sec * 1_000_000_000 + frac * scale,
+                        without_trailer(data[at:at + incl])))
         at += incl
     return records
+
+
+def switch_logs(scenario, pcaps: dict[str, Path]) -> dict:
+    """The frames captured at each host's switch port as that switch's ingress log
+    (frames the host sent: its own source MAC) and egress log (frames toward it), in
+    ``reference.network.SwitchLog`` form, so that checkers written for the simulator's
+    logs (``fixtures.host_rules``) judge real runs. A record's time is a step count in
+    its port's capture, not the timestamp: one socket per port keeps the order in which
+    frames crossed it (a parameter packet before the worker's reaction to it), while
+    the timestamps are taken per batch read and tie. Each frame toward the host is a
+    step of its own; consecutive frames from the host share one step, as the burst a
+    host sends in one reaction does in the simulator's logs."""
+    from reference.network import EgressRecord, IngressRecord, SwitchLog
+    topo = scenario.topology
+    logs = {name: SwitchLog() for name in topo.switch_names}
+    for host, path in pcaps.items():
+        log = logs[topo.racks[topo.rack_index(host)].name]
+        port = topo.host_port(host)
+        mac = topo.host_mac(host)
+        step, sending = 0, False
+        for _, frame in read_pcap(path):
+            from_host = frame[6:12] == mac
+            if not (from_host and sending):
+                step += 1
+            sending = from_host
+            if from_host:
+                log.ingress.append(IngressRecord(step, port, frame, 0))
+            else:
+                log.egress.append(EgressRecord(step, port, frame, -1))
+    return logs
+
+
+@dataclass
+class CapturedRun:
+    """A host-stack run as the simulator's log checkers (``fixtures.host_rules``) read
+    a run: the switches' logs are the frames captured at the host ports. Times are
+    positions in a port's capture, so the scenario's link latency is taken as 0."""
+
+    scenario: object
+    logs: dict
+    describe: str
+    killed: frozenset = frozenset()
+    hosts_lag: bool = True      # receipts are arrivals at the port, not processing
+
+    @classmethod
+    def of(cls, run) -> "CapturedRun":
+        """From a ``host_stack.session.HostRun`` with its pcaps."""
+        scenario = replace(run.scenario, link_latency_ns=0)
+        return cls(scenario, switch_logs(scenario, run.pcaps), run.summary())
+
+    def summary(self) -> str:
+        return self.describe
 
 
 def main(argv: list[str] | None = None) -> int:

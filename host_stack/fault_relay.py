@@ -10,6 +10,12 @@ Why it exists: netem is the kernel's fault injector, but (a) some kernels ship w
 ``sch_netem`` (this project's CI machines do), and (b) netem cannot aim at "the 3rd
 parameter packet to worker h1". The relay does both for any plan.
 
+With ``--congestion`` the relay also stands in for the switch's queue: each frame
+toward a switch gets the softswitch's test trailer (``p4sim/switchd/ports.py``: time
+in ns and queue depth) with the depth the scenario's congestion plan gives that switch
+at this moment of the run (plan times count from the relay's start), so the P4
+program's egress ECN marking acts as the simulator's does with the same plan.
+
 Decision: each relay owns an injector with its own random stream (seeded from the
 scenario seed and the host) and its own targeted-fault counters, so a targeted fault
 without ``to_node``/``from_node`` counts matching frames per link, not network-wide;
@@ -30,6 +36,7 @@ from reference.faults import FaultInjector
 
 from host_stack.cli import load_scenario
 from host_stack.link import PacketLink
+from host_stack.switch import trailer
 
 
 def relay_seed(seed: int, host: str) -> int:
@@ -43,6 +50,9 @@ def main(argv: list[str] | None = None) -> int:
                         metavar="HOST:INNER:OUTER",
                         help="a host, its interface toward the host and toward the switch")
     parser.add_argument("--log", help="write the applied faults here (one per line)")
+    parser.add_argument("--congestion", action="store_true",
+                        help="append the congestion plan's queue depth (softswitch "
+                             "trailer) to frames toward the switch")
     args = parser.parse_args(argv)
     scenario = load_scenario(args.scenario)
     ends = {}
@@ -60,6 +70,16 @@ def main(argv: list[str] | None = None) -> int:
         outer = PacketLink(outer_name)
         ends[inner.fileno()] = (inner, outer, host, rack, injector)
         ends[outer.fileno()] = (outer, inner, rack, host, injector)
+    origin = time.monotonic_ns()
+    racks = set(scenario.topology.switch_names)
+
+    def toward_switch(frame: bytes, dst: str, now: int) -> bytes:
+        if not args.congestion or dst not in racks:
+            return frame
+        depth = max((c.depth for c in scenario.congestion if c.switch == dst
+                     and c.start_ns <= now - origin < c.end_ns), default=0)
+        return frame + trailer(time.time_ns(), depth)
+
     pending: list[tuple[int, int, PacketLink, bytes]] = []
     order = 0
     stopping = []
@@ -79,7 +99,9 @@ def main(argv: list[str] | None = None) -> int:
             src_link, dst_link, src, dst, injector = ends[fd]
             for frame in src_link.recv_batch(0):
                 now = time.monotonic_ns()
-                for extra in injector.decide(now, src, dst, frame).copies:
+                copies = injector.decide(now, src, dst, frame).copies
+                frame = toward_switch(frame, dst, now)
+                for extra in copies:
                     if extra == 0:
                         dst_link.send(frame)
                     else:

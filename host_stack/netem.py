@@ -93,6 +93,7 @@ class FaultSetup:
     # (host, "egress" | "ingress") -> netem args; ingress = the switch port's egress
     netem: dict[tuple[str, str], list[str]] = field(default_factory=dict)
     rate_mbit: float | None = None
+    congestion: bool = False               # the relay carries the congestion plan's depth
 
     def describe(self) -> str:
         rate = f", links limited to {self.rate_mbit:g} Mbit/s by tbf" if self.rate_mbit else ""
@@ -113,6 +114,8 @@ class FaultSetup:
             for host in sorted(self.relayed_hosts):
                 inner, outer = bed.relay_ends(host)
                 argv += ["--link", f"{host}:{inner}:{outer}"]
+            if self.congestion:
+                argv.append("--congestion")
             procs.append(bed.popen("fabric", argv, workdir / "relay.log"))
         return procs
 
@@ -126,13 +129,28 @@ class FaultSetup:
 
 
 def plan_faults(scenario: Scenario, *, mode: str = "auto",
-                rate_mbit: float | None = None) -> FaultSetup:
-    """How ``scenario.faults`` will be injected: ``auto``, ``netem`` or ``relay``."""
+                rate_mbit: float | None = None, congestion: bool = False) -> FaultSetup:
+    """How ``scenario.faults`` will be injected: ``auto``, ``netem`` or ``relay``.
+
+    ``congestion``: carry the scenario's congestion plan (a switch's queue depth over
+    time) to the softswitch: the relay splices every host link and appends the
+    softswitch's test trailer (time, queue depth) to each frame toward the switch, whose
+    egress ECN marking then acts on it. The softswitch has no queue of its own (it
+    transmits each frame as it comes), and the kernel cannot mark these frames: its
+    ECN-marking qdiscs (red, codel) mark IP packets only, and ATP's ethertype is 0x0700."""
     if mode not in ("auto", "netem", "relay"):
         raise FaultSetupError(f"fault mode {mode!r}: expected auto, netem or relay")
     plan = scenario.faults
     if rate_mbit and kernel_lacks("tbf"):
         raise FaultSetupError(f"a link rate needs tbf: {kernel_lacks('tbf')}")
+    if congestion:
+        if mode == "netem":
+            raise FaultSetupError("a congestion plan needs the relay (netem cannot add "
+                                  "the softswitch's queue-depth trailer)")
+        return FaultSetup("relay", plan, "userspace relay: it also carries the congestion "
+                          "plan's queue depth to the softswitch",
+                          relayed_hosts=frozenset(scenario.topology.hosts),
+                          rate_mbit=rate_mbit, congestion=True)
     if plan.random is None and not plan.targeted:
         return FaultSetup("none", plan, "the scenario has no faults", rate_mbit=rate_mbit)
     hosts = scenario.topology.hosts

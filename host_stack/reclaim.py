@@ -25,15 +25,10 @@ from dataclasses import dataclass, field
 from reference.scenario import Scenario
 from reference.wire import WireError, decode
 
-from host_stack.switch import SwitchControl
+from host_stack.switch import SwitchControl, trailer
 
-TRAILER_MAGIC = b"P4SC"        # p4sim/switchd/ports.py: magic, time ns, queue depth
 SETTLE_TIMEOUT_S = 30.0
 U32 = 1 << 32
-
-
-def trailer(time_ns: int, queue_depth: int = 0) -> bytes:
-    return TRAILER_MAGIC + time_ns.to_bytes(8, "big") + queue_depth.to_bytes(4, "big")
 
 
 def latest_stamp(stamps: list[int]) -> int:

@@ -13,6 +13,7 @@ import argparse
 import importlib.util
 import json
 import shlex
+import shutil
 import sys
 import time
 from dataclasses import dataclass, field
@@ -107,6 +108,9 @@ class HostRun:
         for name in ("resends", "hole_resends", "timeout_resends", "float_packets",
                      "float_requests", "remaps", "window_halved"):
             lines.append(f"  worker {name}: {self.counter(name)}")
+        if self.scenario.congestion and self.fabric != "softswitch":
+            lines.append("  congestion plan not applied: a Linux bridge has no queue "
+                         "depth and marks no ECN")
         lines += [f"  error: {e}" for e in self.errors]
         return "\n".join(lines)
 
@@ -159,11 +163,21 @@ def run_on_testbed(scenario: Scenario, workdir: Path, *, fabric: str = "bridge",
         timeout_us = HOST_TIMEOUT_NS // 1000 * (4 if fabric == "softswitch" else 1)
     workdir = Path(workdir)
     workdir.mkdir(parents=True, exist_ok=True)
+    # a previous run's files in the same directory must not pass for this run's: its
+    # ready files would let the workers start before the capture and the PSes listen
+    shutil.rmtree(workdir / "pcap", ignore_errors=True)
+    for stale in workdir.glob("*.ready"):
+        stale.unlink()
+    for stale in [*workdir.glob("*.json"), *workdir.glob("*.wready")]:
+        stale.unlink()
     scenario_path = workdir / "scenario.json"
     scenario_path.write_text(json.dumps(scenario.to_dict(), indent=1))
     topo = scenario.topology
     hosts = {h: topo.host_mac(h) for h in topo.hosts}
-    faults = plan_faults(scenario, mode=fault_mode)
+    congestion = bool(scenario.congestion) and fabric == "softswitch"
+    faults = plan_faults(scenario, mode=fault_mode, congestion=congestion)
+    if congestion:
+        switch_clock = "trailer"
     workers = [(h, j) for j in scenario.jobs for h in j.workers]
     pses = [(h, j) for j in scenario.jobs for h in j.pses]
     run = HostRun(scenario, fabric, faults, workdir, 0.0)

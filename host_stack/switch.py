@@ -41,6 +41,15 @@ PROGRAM = ROOT / "p4src" / "atp.p4"
 POOL_MAX = 20000
 START_TIMEOUT_S = 120.0
 CONTROL_KEY = b"atp-host-stack"
+TRAILER_MAGIC = b"P4SC"        # p4sim/switchd/ports.py: magic, time ns, queue depth
+TRAILER_LEN = 16
+
+
+def trailer(time_ns: int, queue_depth: int = 0) -> bytes:
+    """The softswitch's test trailer (``--clock trailer``): the frame runs with this
+    ingress time and egress queue depth (the time's low 32 bits are the P4 clock)."""
+    return (TRAILER_MAGIC + (time_ns % (1 << 64)).to_bytes(8, "big")
+            + queue_depth.to_bytes(4, "big"))
 
 
 def switch_configs(scenario):
@@ -122,13 +131,18 @@ def _serve_control(path: str, control, client, pool_size: int, stop: threading.E
     listener = Listener(path, family="AF_UNIX", authkey=CONTROL_KEY)
     lock = threading.Lock()
 
+    registers = control.registers
+    # the register cell of (index, level) is the control plane's business (its layout
+    # changes with the program's pool size); ask it, then read the owners in one range
+    cell_of = {registers._ci(i, level): (level, i) for level in (0, 1)
+               for i in range(pool_size)}
+
     def owned():
-        cells = control.registers.facade.register_read_range(OWNER_STAMP, 0, 2 * pool_size)
+        cells = registers.facade.register_read_range(OWNER_STAMP, 0, max(cell_of) + 1)
         owners = next(v for k, v in cells.items() if k.endswith("owner"))
         out = {"level0": {}, "level1": {}}
-        for ci, owner in enumerate(owners):
-            if owner:
-                level, index = divmod(ci, pool_size)
+        for ci, (level, index) in cell_of.items():
+            if owners[ci]:
                 out[f"level{level}"][index] = control.read_aggregator(index, level)
         return out
 

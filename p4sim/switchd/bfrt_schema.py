@@ -235,6 +235,9 @@ def fixed_schema(nports: int = 512) -> dict:
             _singleton(1, "$SPEED", {"type": "string"}),
             _singleton(2, "$FEC", {"type": "string"}),
             _singleton(4, "$PORT_ENABLE", {"type": "bool", "default_value": False}),
+            # PM_AN_DEFAULT / PM_AN_FORCE_ENABLE / PM_AN_FORCE_DISABLE (stored, no effect
+            # on a veth); the id is ours, not checked against the SDE's port table
+            _singleton(5, "$AUTO_NEGOTIATION", {"type": "string"}),
             _singleton(25, "$PORT_UP", {"type": "bool"}, read_only=True),
             _singleton(26, "$PORT_NAME", {"type": "string"}, read_only=True),
         ],

@@ -81,6 +81,7 @@ class PortState:
     up: bool = True
     speed: str = "BF_SPEED_10G"
     fec: str = "BF_FEC_TYP_NONE"
+    autoneg: str = "PM_AN_DEFAULT"
     rx: int = 0          # frames the pipe has processed from this port
     tx: int = 0          # frames sent out of it
 
@@ -780,6 +781,7 @@ class SoftDevice:
         f = self._fixed_fields(t, te)
         st.speed = f.get("$SPEED", st.speed) or st.speed
         st.fec = f.get("$FEC", st.fec) or st.fec
+        st.autoneg = f.get("$AUTO_NEGOTIATION", st.autoneg) or st.autoneg
         st.enabled = f.get("$PORT_ENABLE", True if typ == U.INSERT else st.enabled)
 
     def _read_port(self, t: TableInfo, te: pb.TableEntry):
@@ -792,6 +794,7 @@ class SoftDevice:
             ent = self._fixed_entry(t, q)
             d = ent.table_entry.data.fields
             for name, kind, v in (("$SPEED", "str_val", st.speed), ("$FEC", "str_val", st.fec),
+                                  ("$AUTO_NEGOTIATION", "str_val", st.autoneg),
                                   ("$PORT_ENABLE", "bool_val", st.enabled),
                                   ("$PORT_UP", "bool_val", st.up),
                                   ("$PORT_NAME", "str_val", st.ifname)):

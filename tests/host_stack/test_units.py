@@ -164,8 +164,61 @@ def test_float_values_survive_the_result_file(tmp_path):
 
 
 def test_latest_stamp_on_the_wrapping_32_bit_clock():
-    from host_stack.reclaim import latest_stamp, trailer
+    from host_stack.reclaim import latest_stamp
+    from host_stack.switch import trailer
     assert latest_stamp([5, 900, 17]) == 900
     # 0xFFFFFF00 was stamped just before the clock wrapped to 0x10: 0x10 is later
     assert latest_stamp([0xFFFFFF00, 0x10]) == 0x10
     assert trailer(0x0102, 7) == b"P4SC" + (0x0102).to_bytes(8, "big") + (7).to_bytes(4, "big")
+
+
+def test_timer_backs_off_without_progress_and_resets_on_a_frame():
+    """Expiries with nothing heard in between come T, 2T, 4T ... apart (capped); a frame
+    resets the interval to T (the reference decides what a timeout resends)."""
+    T = 1_000_000
+
+    class Clock:
+        now = 0
+
+        def __call__(self):
+            return self.now
+
+    clock = Clock()
+
+    class Timer:           # a host app with one timer and no frames of its own
+        def __init__(self):
+            self.last, self.expiries = 0, []
+
+        def deadline(self):
+            return self.last + T
+
+        def on_timeout(self, now):
+            self.expiries.append(now)
+            self.last = now
+            return []
+
+        def on_frame(self, frame, now):
+            self.last = now
+            return []
+
+    class QuietLink:       # no frames; waiting advances the fake clock
+        frames_at: set = set()
+
+        def recv_batch(self, timeout_s):
+            clock.now += max(int(timeout_s * 1e9), 1)
+            if any(clock.now >= t for t in self.frames_at):
+                self.frames_at = {t for t in self.frames_at if clock.now < t}
+                return [b"frame"]
+            return []
+
+        def send(self, frame):
+            pass
+
+    app, link = Timer(), QuietLink()
+    link.frames_at = {16 * T}
+    HostLoop(link, app, clock=clock).run(until=lambda: len(app.expiries) >= 8)
+    gaps = [b - a for a, b in zip(app.expiries, app.expiries[1:])]
+    assert gaps[:3] == [T, 2 * T, 4 * T], gaps
+    # the frame at 16T reset the back-off: the next expiry is T after it
+    after = [t for t in app.expiries if t > 16 * T]
+    assert after and after[0] - 16 * T <= T + 2, app.expiries

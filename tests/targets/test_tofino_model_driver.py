@@ -136,7 +136,8 @@ def test_without_port_stats_collect_waits_for_quiet(tmp_path, running_switch):
 
 def test_hardware_brings_ports_up_through_port_table(tmp_path, running_switch):
     bed = _testbed(tmp_path, running_switch, "hardware",
-                   setup=", speed: BF_SPEED_100G, fec: BF_FEC_TYP_RS")
+                   setup=", speed: BF_SPEED_100G, fec: BF_FEC_TYP_RS, "
+                         "autoneg: PM_AN_FORCE_DISABLE")
     target = open_target("hardware", bed)
     try:
         switch = next(iter(load_trace(L2_TRACE).switches.values()))
@@ -144,6 +145,7 @@ def test_hardware_brings_ports_up_through_port_table(tmp_path, running_switch):
         for entry in target.client.entry_get("$PORT"):
             assert entry.data["$SPEED"] == "BF_SPEED_100G", entry
             assert entry.data["$FEC"] == "BF_FEC_TYP_RS" and entry.data["$PORT_ENABLE"]
+            assert entry.data["$AUTO_NEGOTIATION"] == "PM_AN_FORCE_DISABLE"
             assert entry.data["$PORT_UP"]
     finally:
         target.close()
