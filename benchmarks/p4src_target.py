@@ -17,29 +17,19 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from reference.faults import FaultPlan, RandomFaults  # noqa: E402
-from reference.scenario import Scenario  # noqa: E402
-from reference.topology import Job, Rack, Tensor, Topology  # noqa: E402
-from reference.wire import ELEMENTS, FLAG_ACK  # noqa: E402
-
-from benchmarks.reference_switch import build  # noqa: E402
+from benchmarks.reference_switch import (build, closed_loop_scenario,  # noqa: E402
+                                          gradients_per_second)
 from fixtures.closed_loop import run_on_target  # noqa: E402
 from fixtures.targets import open_target  # noqa: E402
 
 
 def closed_loop_rate(target: str, workers: int, seqs: int, window: int) -> float:
-    hosts = tuple(f"w{i}" for i in range(workers)) + ("ps",)
-    scenario = Scenario(
-        topology=Topology((Rack("tor0", hosts),)),
-        jobs=(Job(1, hosts[:-1], ("ps",), window, (Tensor(9, seqs * ELEMENTS),)),),
-        seed=1, pool_size=20000,
-        faults=FaultPlan(random=RandomFaults(drop=0.01)))
+    scenario = closed_loop_scenario(workers, seqs, window)
     start = time.perf_counter()
     run = run_on_target(scenario, lambda: open_target(target))
     elapsed = time.perf_counter() - start
     assert run.completed, f"the scenario did not complete on target {target}"
-    gradients = sum(1 for rec in run.logs["tor0"].ingress if not rec.frame[39] & FLAG_ACK)
-    return gradients / elapsed
+    return gradients_per_second(run, elapsed)
 
 
 def switch_rate(target: str, workers: int, seqs: int, window: int) -> float:
