@@ -126,25 +126,15 @@ class SwitchControl:
         return self._ask("teardown", app_id)
 
 
-def _serve_control(path: str, control, client, pool_size: int, stop: threading.Event):
-    from p4src.control.aggregation import OWNER_STAMP
+def _serve_control(path: str, control, client, stop: threading.Event):
     listener = Listener(path, family="AF_UNIX", authkey=CONTROL_KEY)
     lock = threading.Lock()
 
-    registers = control.registers
-    # the register cell of (index, level) is the control plane's business (its layout
-    # changes with the program's pool size); ask it, then read the owners in one range
-    cell_of = {registers._ci(i, level): (level, i) for level in (0, 1)
-               for i in range(pool_size)}
-
     def owned():
-        cells = registers.facade.register_read_range(OWNER_STAMP, 0, max(cell_of) + 1)
-        owners = next(v for k, v in cells.items() if k.endswith("owner"))
-        out = {"level0": {}, "level1": {}}
-        for ci, (level, index) in cell_of.items():
-            if owners[ci]:
-                out[f"level{level}"][index] = control.read_aggregator(index, level)
-        return out
+        # which cells hold which aggregator is the control plane's business (the layout
+        # follows the program's pool size): ask it for the owned indices, then read them
+        return {f"level{level}": control.read_aggregators(indices, level) if indices else {}
+                for level, indices in control.registers.owned_indices().items()}
 
     def answer(request):
         op, *args = request
@@ -219,8 +209,7 @@ def main(argv: list[str] | None = None) -> int:
         control = AtpControlPlane(BfrtFacade(client), pool_max)
         control.configure(config)
         if args.control:
-            listener = _serve_control(args.control, control, client, scenario.pool_size,
-                                      stop)
+            listener = _serve_control(args.control, control, client, stop)
         Path(args.ready).touch()
         print(f"softswitch {config.name} configured at {switchd.address}: ports {ports}",
               flush=True)

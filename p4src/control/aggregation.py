@@ -116,13 +116,18 @@ class AggregatorRegisters:
             found.extend((start + i, owner) for i, owner in enumerate(owners))
         return found
 
-    def occupied(self) -> int:
-        """Owned aggregators of both levels: the owner field of the pool's cells, read
-        as one batch per level (what a Tofino control plane would read as well)."""
+    def owned_indices(self) -> dict[int, list[int]]:
+        """``{level: [index, ...]}`` of the owned aggregators inside the pool: the owner
+        field of the pool's cells, read as one batch per level (what a Tofino control
+        plane would read as well)."""
         owner = _field(OWNER_STAMP, "owner")
-        return sum(self.pool_size - self.facade.register_read_range(
-            OWNER_STAMP, level * self.slots, self.pool_size)[owner].count(0)
-            for level in (0, 1))
+        return {level: [i for i, o in enumerate(self.facade.register_read_range(
+                    OWNER_STAMP, level * self.slots, self.pool_size)[owner]) if o]
+                for level in (0, 1)}
+
+    def occupied(self) -> int:
+        """Owned aggregators of both levels."""
+        return sum(len(indices) for indices in self.owned_indices().values())
 
     def owned_at(self, index: int) -> int:
         """How many of aggregator ``index``'s two levels are owned (0..2); outside the
