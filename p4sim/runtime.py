@@ -1,4 +1,6 @@
 """Run-time objects behind the generated code: tables, registers, counters, hashes."""
+from operator import and_
+
 import numpy as np
 
 from .errors import ControlPlaneError, P4RuntimeError, RegisterConflictError
@@ -90,6 +92,7 @@ class Table:
         self.exact_only = all(k.match == "exact" for k in spec.keys)
         self.entries = {}
         self.sorted = []
+        self._index = None      # the match index of ``sorted``; None: build it when needed
         self.seq = 0
         self.const = bool(spec.const_entries)
         self.by_name = {}
@@ -104,7 +107,8 @@ class Table:
         self.fns = [ns[a.fn_name] for a in self.spec.actions]
         self._set_default_raw(*self.initial_default)
         for key, aidx, args, prio in self.spec.const_entries:
-            self._insert(key, aidx, args, prio)
+            self._insert(key, aidx, args, prio, resort=False)
+        self._resort()
 
     # ---- data path
     def run(self, S, key):
@@ -122,6 +126,50 @@ class Table:
         return r
 
     def _match(self, key):
+        """The first entry in priority order that matches ``key``, or None.
+
+        Entries are grouped by their per-field masks (exact fields mask -1, ternary and lpm
+        fields their mask); within a group a dict maps the masked key to the position of
+        the entry in priority order (keys are unique, so one entry per masked key). A
+        lookup masks the key once per group, in the order of each group's most urgent
+        entry, and stops as soon as no later group can hold a more urgent one. Same
+        answer as :meth:`_scan` (tests/p4sim/test_p4sim_table_index.py); tables with a
+        range field keep the scan."""
+        index = self._index
+        if index is None:
+            index = self._build_index()
+        if index is False:
+            return self._scan(key)
+        best = None
+        for first, mask, found in index:
+            if best is not None and best < first:
+                break
+            pos = found.get(key if mask is None else tuple(map(and_, key, mask)))
+            if pos is not None and (best is None or pos < best):
+                best = pos
+        return None if best is None else self.sorted[best]
+
+    def _build_index(self):
+        """[(position of the group's first entry, mask or None for all-exact, {masked key:
+        position in ``sorted``})] ordered by that first position; False when an entry has
+        a range field."""
+        groups = {}
+        for pos, e in enumerate(self.sorted):
+            if any(kind == 2 for kind, _, _ in e.match):
+                self._index = False
+                return False
+            mask = tuple(-1 if kind == 0 else b for kind, _, b in e.match)
+            found = groups.get(mask)
+            if found is None:
+                found = groups[mask] = (pos, {})
+            found[1].setdefault(tuple(a for _, a, _ in e.match), pos)
+        self._index = sorted(((first, None if all(m == -1 for m in mask) else mask, found)
+                              for mask, (first, found) in groups.items()),
+                             key=lambda g: g[0])
+        return self._index
+
+    def _scan(self, key):
+        """Linear scan in priority order: the definition of a match."""
         for e in self.sorted:
             for (kind, a, b), v in zip(e.match, key):
                 if kind == 0:      # exact
@@ -221,7 +269,7 @@ class Table:
             return -plen
         return priority if priority is not None else 0
 
-    def _insert(self, key_norm_match, aidx, args, prio, replace=False):
+    def _insert(self, key_norm_match, aidx, args, prio, replace=False, resort=True):
         key, match = key_norm_match
         if key in self.entries and not replace:
             raise ControlPlaneError(f"table '{self.name}': entry with key {key} already exists")
@@ -232,11 +280,14 @@ class Table:
         if self.spec.size and len(self.entries) >= self.spec.size and key not in self.entries:
             raise ControlPlaneError(f"table '{self.name}' is full (size {self.spec.size})")
         self.entries[key] = e
-        self._resort()
+        if resort:
+            self._resort()
         return e
 
     def _resort(self):
+        """Every change of the entries ends here: the match index is rebuilt lazily."""
         self.sorted = sorted(self.entries.values(), key=lambda e: (e.prio, e.seq))
+        self._index = None
 
     def add(self, key, action, params=None, priority=None, counters=None):
         """Add an entry; ``counters`` = (packets, bytes) initial direct-counter values."""
@@ -308,7 +359,7 @@ class Table:
         if self.const:
             raise ControlPlaneError(f"table '{self.name}' has const entries; it cannot be cleared")
         self.entries.clear()
-        self.sorted = []
+        self._resort()
 
     def _set_default_raw(self, aidx, args):
         self.default_result = (False, aidx, self.fns[aidx], tuple(args))
