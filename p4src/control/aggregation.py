@@ -33,6 +33,12 @@ def _field(register: str, name: str = "f1") -> str:
     return f"{register[len('pipe.'):]}.{name}"
 
 
+# the bfrt data-field names read back after every frame, built once
+_OWNER, _STAMP = _field(OWNER_STAMP, "owner"), _field(OWNER_STAMP, "stamp")
+_BITMAP, _COUNT, _ECN = _field(BITMAP), _field(COUNT), _field(ECN)
+_VALUE_FIELDS = tuple(_field(r) for r in VALUES)
+
+
 class AggregatorIndex:
     """``pool_index``: per value of ack the pool bound P and the clock offset (0 for
     gradient packets, -aggregator_timeout for parameter packets)."""
@@ -92,18 +98,17 @@ class AggregatorRegisters:
         owner_stamp = f.register_read_cells(OWNER_STAMP, cells)
         control = {r: f.register_read_cells(r, cells) for r in (BITMAP, COUNT, ECN)}
         second = [c + 2 * self.slots for c in cells]
-        values = [(r, f.register_read_cells(r, cells + second)) for r in VALUES]
+        values = [(_VALUE_FIELDS[k], f.register_read_cells(r, cells + second))
+                  for k, r in enumerate(VALUES)]
         out = {}
         for i, c in ci.items():
-            half = [read[c][_field(r)] for r, read in values]
-            half += [read[c + 2 * self.slots][_field(r)] for r, read in values]
+            c2 = c + 2 * self.slots
+            half = [read[c][name] for name, read in values]
+            half += [read[c2][name] for name, read in values]
             out[i] = AggregatorState(
-                owner_stamp[c][_field(OWNER_STAMP, "owner")],
-                control[BITMAP][c][_field(BITMAP)],
-                control[COUNT][c][_field(COUNT)],
-                control[ECN][c][_field(ECN)],
-                owner_stamp[c][_field(OWNER_STAMP, "stamp")],
-                tuple(_signed(v) for v in half))
+                owner_stamp[c][_OWNER], control[BITMAP][c][_BITMAP],
+                control[COUNT][c][_COUNT], control[ECN][c][_ECN],
+                owner_stamp[c][_STAMP], tuple(_signed(v) for v in half))
         return out
 
     def owners(self) -> list[tuple[int, int]]:

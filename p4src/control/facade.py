@@ -124,6 +124,7 @@ class P4simFacade(SwitchFacade):
         self._nodes: dict[int, tuple[int, tuple[int, ...]]] = {}
         self._groups: dict[int, tuple[int, ...]] = {}
         self._register_fields: dict[str, tuple[str, ...]] = {}
+        self._registers: dict[str, tuple] = {}   # name -> (register, ((field, cells),))
 
     def _call(self, what: str, fn, *args):
         import p4sim
@@ -227,6 +228,25 @@ class P4simFacade(SwitchFacade):
         if len(fields) == 1:
             return {fields[0]: int(value)}
         return {f: int(value[f.rsplit(".", 1)[1]]) for f in fields}
+
+    def register_read_cells(self, register, indices, from_hw=True):
+        """One lookup of the register for the whole batch, then the cells themselves:
+        the closed loop reads 35 registers after every frame (lockstep's register
+        comparison), and a ``register_read`` per cell cost more than the pipeline."""
+        found = self._registers.get(register)
+        if found is None:
+            reg = self._call(f"register {register}", self.switch.register,
+                             strip_pipe(register))
+            found = self._registers[register] = (reg, tuple(zip(self._fields(register),
+                                                                reg.data)))
+        reg, columns = found
+        out = {}
+        for i in indices:
+            if not isinstance(i, int) or not 0 <= i < reg.size:
+                raise FacadeError(f"register {register}[{i}]: index outside "
+                                  f"0..{reg.size - 1}")
+            out[i] = {f: int(d[i]) for f, d in columns}
+        return out
 
     def register_read_range(self, register, start, count, from_hw=True):
         name = strip_pipe(register)

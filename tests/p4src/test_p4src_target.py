@@ -97,6 +97,25 @@ def test_facade_names_the_object_it_refuses(p4sim_target):
         facade.register_write("pipe.Ingress.aggregator.owner_stamp", 0, {"bogus": 1})
 
 
+def test_batched_cell_reads_equal_single_reads(p4sim_target):
+    """The facade's batch (what readback after every frame uses) reads exactly what one
+    entry_get per cell reads, for a pair register and a single one, and refuses an
+    index outside the register by name."""
+    p4sim_target.inject(1, _gradient(0, [7, -3], agtr=5), time_ns=1234)
+    facade = P4simFacade(p4sim_target.switch)
+    for register in ("pipe.Ingress.aggregator.owner_stamp",
+                     "pipe.Ingress.aggregator_values.values_1"):
+        batch = facade.register_read_cells(register, [4, 5])
+        assert batch == {i: facade.register_read(register, i) for i in (4, 5)}
+    assert facade.register_read_cells("pipe.Ingress.aggregator.owner_stamp", [5])[5] == {
+        "Ingress.aggregator.owner_stamp.owner": 1 << 16 | 1,
+        "Ingress.aggregator.owner_stamp.stamp": 1234}
+    assert facade.register_read_cells("pipe.Ingress.aggregator_values.values_1", [5])[5] == {
+        "Ingress.aggregator_values.values_1.f1": -3}
+    with pytest.raises(FacadeError, match="values_1.*outside"):
+        facade.register_read_cells("pipe.Ingress.aggregator_values.values_1", [1 << 30])
+
+
 @pytest.mark.parametrize("pool_max, slots", [(1, 2), (8, 8), (9, 16), (4096, 4096),
                                              (4097, 8192), (20000, 32768), (65536, 65536)])
 def test_register_slots_are_the_power_of_two_the_program_rounds_to(pool_max, slots):
