@@ -240,13 +240,15 @@ class P4simFacade(SwitchFacade):
             found = self._registers[register] = (reg, tuple(zip(self._fields(register),
                                                                 reg.data)))
         reg, columns = found
-        out = {}
+        indices = list(indices)
         for i in indices:
             if not isinstance(i, int) or not 0 <= i < reg.size:
                 raise FacadeError(f"register {register}[{i}]: index outside "
                                   f"0..{reg.size - 1}")
-            out[i] = {f: int(d[i]) for f, d in columns}
-        return out
+        if len(columns) == 1:                     # the common case: one data field
+            (field, cells), = columns
+            return {i: {field: cells[i]} for i in indices}
+        return {i: {f: cells[i] for f, cells in columns} for i in indices}
 
     def register_read_range(self, register, start, count, from_hw=True):
         name = strip_pipe(register)
