@@ -29,7 +29,7 @@ Snapshot = dict[str, dict[int, AggregatorState]]
 @dataclass
 class Run:
     scenario: Scenario
-    status: str                       # done | idle | time | events
+    status: str                       # done | idle | time | events | stopped
     time_ns: int
     events: int
     logs: dict[str, SwitchLog]
@@ -98,12 +98,15 @@ class Run:
 SwitchFactory = Callable[[SwitchConfig, Profile], SwitchModel]
 
 
-def run_scenario(scenario: Scenario, switch_factory: SwitchFactory | None = None) -> Run:
+def run_scenario(scenario: Scenario, switch_factory: SwitchFactory | None = None,
+                 stop: Callable[[], bool] | None = None) -> Run:
     """Run a scenario to completion (or its time/event budget).
 
     ``switch_factory`` builds each rack switch; by default the reference
     :class:`SwitchModel`. A switch under test can stand in for it if it offers the same
-    ``process``/``teardown_job``/``snapshot``/``occupied``/``counters``."""
+    ``process``/``teardown_job``/``snapshot``/``occupied``/``counters``. ``stop`` ends
+    the run early (status "stopped") once it holds: a checker that has already seen the
+    switch under test go wrong gains nothing from the rest of the run."""
     profile = profile_named(scenario.profile)
     topo = scenario.topology
     probe = probe_app_id(scenario.jobs)
@@ -231,9 +234,14 @@ def run_scenario(scenario: Scenario, switch_factory: SwitchFactory | None = None
                 return False
         return True
 
-    status = net.run(all_done, scenario.max_time_ns, scenario.max_events)
-    if status == "done":  # let frames still in flight land (late duplicates and the like)
-        net.run(lambda: False, scenario.max_time_ns, scenario.max_events)
+    stopped = stop or (lambda: False)
+    status = net.run(lambda: stopped() or all_done(), scenario.max_time_ns,
+                     scenario.max_events)
+    if status == "done" and not stopped():
+        # let frames still in flight land (late duplicates and the like)
+        net.run(stopped, scenario.max_time_ns, scenario.max_events)
+    if stopped():
+        status = "stopped"
     unfinished = [a for a in app_ids if a not in finished_at and a not in killed]
 
     counters: Counter = Counter()
