@@ -105,6 +105,33 @@ def test_configure_installs_what_the_release_setup_installs():
             0: {"dqueue_alert_threshold.f1": 77}}
 
 
+def test_every_route_walks_from_each_worker_to_its_ps_and_back():
+    """The lookups p4ml.p4 makes (its tables' keys, per its control flow) over what was
+    written: a gradient from any front port takes the first pass to the loopback port,
+    comes back with data_index 1 and reaches the route's PS; the PS's parameter packet
+    reaches exactly the route's multicast ports; other jobs' keys miss (default drop)."""
+    config = one_rack_config(pool_size=1000)
+    with release_switch() as (device, client):
+        control_for(client).configure(config)
+        route = _by_key(device, "pipe.outPort_table", "p4ml.appIDandSeqNum",
+                        "ig_intr_md.ingress_port", "p4ml.dataIndex", "p4ml.PSIndex")
+        mc = _by_key(device, "pipe.multicast_table", "p4ml.isACK", "p4ml.appIDandSeqNum",
+                     "ig_intr_md.ingress_port", "p4ml.dataIndex")
+        for (app, ps), r in config.routes.items():
+            for worker in config.multicast[(app, ps)]:
+                action, data = route[(app, worker, 0, ps)]           # first pass
+                assert action == "set_egr_and_set_index"        # sets data_index := 1
+                back = data["egress_spec"]
+                action, data = route[(app, back, 1, ps)]             # second pass
+                assert (action, data["egress_spec"]) == ("set_egr", r.to_ps_port)
+            action, data = mc[(1, app, r.to_ps_port, 0)]
+            node = device.groups[data["group"]]["$MULTICAST_NODE_ID"]
+            ports = [p for n in node for p in device.nodes[n]["$DEV_PORT"]]
+            assert action == "multicast" and ports == list(config.multicast[(app, ps)])
+            assert (app, LOOPBACK, 1, 3) not in route     # a ps_index no route has: drop
+        assert not any(key[0] == 77 for key in route)                # unknown job: drop
+
+
 def test_registers_read_back_as_the_contract_aggregator():
     config = one_rack_config(pool_size=1000)
     with release_switch() as (device, client):
