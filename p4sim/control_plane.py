@@ -161,6 +161,10 @@ class ControlPlaneMixin:
     def register_read(self, name, index):
         return self.register(name).read(index)
 
+    def register_read_many(self, name, indices):
+        """{index: value (or {field: value} for a pair)} of several cells."""
+        return self.register(name).read_many(indices)
+
     def register_read_all(self, name):
         return self.register(name).read_all()
 

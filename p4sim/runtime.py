@@ -109,6 +109,22 @@ class Table:
         for key, aidx, args, prio in self.spec.const_entries:
             self._insert(key, aidx, args, prio, resort=False)
         self._resort()
+        if self.const and not self.exact_only and len(self.sorted) <= CHAIN_MAX \
+                and not any(kind == 2 for e in self.sorted for kind, _, _ in e.match):
+            self.run = self._chain_run()
+
+    def _chain_run(self):
+        """``run`` of a small const table as straight-line Python: one ``if`` per entry in
+        priority order on the key fields (no index, no loop, the action's constant
+        arguments inlined). Its entries can never change; the source is generated once
+        per program (cached on the spec) and bound to this switch's entries here."""
+        code = getattr(self.spec, "chain_code", None)
+        if code is None:
+            code = self.spec.chain_code = compile(
+                _chain_source(self.spec, self.sorted), f"<p4sim table {self.name}>", "exec")
+        ns = {}
+        exec(code, ns)  # p4sim's own generated code (never the P4 text)
+        return ns["make"](self, self.ctx, self.sorted)
 
     # ---- data path
     def run(self, S, key):
@@ -376,6 +392,39 @@ class Table:
         self._set_default_raw(*self.initial_default)
 
 
+CHAIN_MAX = 16      # const tables up to this many entries run as an if-chain
+
+
+def _chain_source(spec, entries):
+    """Source of ``make(T, CTX, E) -> run(S, key)`` for a const table whose entries, in
+    priority order, are ``entries`` (exact and value/mask fields only): what
+    Table.run + Table._match do, unrolled."""
+    n = len(spec.keys)
+    keys = ", ".join(f"k{j}" for j in range(n)) + ","
+    lines = ["def make(T, CTX, E):"]
+    for i in range(len(entries)):
+        lines.append(f"    E{i} = E[{i}]; R{i} = E{i}.result; F{i} = R{i}[2]")
+    lines += ["    def run(S, key):", f"        {keys} = key"]
+    for i, e in enumerate(entries):
+        conds = []
+        for j, (kind, a, b) in enumerate(e.match):
+            if kind == 0:
+                conds.append(f"k{j} == {a!r}")
+            elif b:                                   # a mask of 0 matches anything
+                conds.append(f"(k{j} & {b!r}) == {a!r}")
+        args = "".join(f", {a!r}" for a in e.result[3])
+        lines += [f"        if {' and '.join(conds) or 'True'}:",
+                  f"            CTX.entry = E{i}",
+                  f"            F{i}(S{args})",
+                  f"            return R{i}"]
+    lines += ["        r = T.default_result",
+              "        CTX.entry = None",
+              "        r[2](S, *r[3])",
+              "        return r",
+              "    return run"]
+    return "\n".join(lines) + "\n"
+
+
 # ---------------------------------------------------------------- registers
 class RegisterSpec:
     def __init__(self, name, size, fields, init, loc=None):
@@ -392,7 +441,9 @@ class RegisterCells:
     program's value registers hold 4 x pool cells each); dense Python lists of that size
     per switch exhaust memory when a test keeps many switches alive. Behaves as the list
     the generated code indexes (``d[i]``, ``d[i] = v``), plus slices, ``len`` and
-    ``count``."""
+    ``count``. The generated RegisterActions read and write ``cells`` directly (an index
+    already in range): they may store a cell equal to the initial value, so only cells
+    a packet touched take memory, and every reader here treats such a cell as absent."""
 
     __slots__ = ("size", "init", "cells")
 
@@ -438,7 +489,7 @@ class RegisterCells:
 
     def count(self, value):
         if value == self.init:
-            return self.size - len(self.cells)
+            return self.size - sum(1 for v in self.cells.values() if v != value)
         return sum(1 for v in self.cells.values() if v == value)
 
     def clear(self):
@@ -474,6 +525,22 @@ class Register:
         if len(self.data) == 1:
             return self.data[0][index]
         return {f[0]: d[index] for f, d in zip(self.spec.fields, self.data)}
+
+    def read_many(self, indices):
+        """{index: what :meth:`read` gives} for several cells in one call: the control
+        plane reads an aggregator's ~35 registers after every packet in lockstep runs."""
+        size = self.size
+        for index in indices:
+            if not isinstance(index, int) or not 0 <= index < size:
+                self._index(index)
+        if len(self.data) == 1:
+            cells = self.data[0]
+            get, init = cells.cells.get, cells.init
+            return {index: get(index, init) for index in indices}
+        names = [f[0] for f in self.spec.fields]
+        columns = [(d.cells.get, d.init) for d in self.data]
+        return {index: {n: get(index, init) for n, (get, init) in zip(names, columns)}
+                for index in indices}
 
     def write(self, index, value):
         index = self._index(index)

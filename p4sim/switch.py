@@ -56,6 +56,7 @@ class Switch(ControlPlaneMixin):
                 self.registers[spec.name] = obj
                 for i, d in enumerate(obj.data):
                     ns[f"{pyname}_d{i}"] = d
+                    ns[f"{pyname}_c{i}"] = d.cells   # RegisterActions index the dict
             elif kind == "counter":
                 obj = rt.Counter(spec, ctx)
                 self.counters[spec.name] = obj

@@ -172,9 +172,13 @@ class RegistersMixin:
                 em.line(f"idx &= {size - 1}")
             else:
                 em.line(f"idx %= {size}")
-            cell = [f"{R}_d{i}[idx]" for i in range(1 if isinstance(et, Bits) else len(et.fields))]
+            # idx is in range here: the cells' dict (RegisterCells.cells) directly, a
+            # missing cell reading as the initial value
+            init = rinfo["spec"].init
+            cell = [f"{R}_c{i}[idx]" for i in range(len(init))]
+            load = [f"{R}_c{i}.get(idx, {v!r})" for i, v in enumerate(init)]
         if isinstance(et, Bits):
-            em.line(f"vv = {cell[0]}")
+            em.line(f"vv = {load[0] if not direct else cell[0]}")
             sc[params[0].name] = Val(code="vv", t=et, lv=("L", "vv"))
             stores = [f"{cell[0]} = vv"]
         else:
@@ -182,7 +186,7 @@ class RegistersMixin:
             stores = []
             for i, (fname, ft) in enumerate(et.fields):
                 ln = f"vv{i}"
-                em.line(f"{ln} = {cell[i]}")
+                em.line(f"{ln} = {load[i] if not direct else cell[i]}")
                 fields[fname] = Val(code=ln, t=ft, lv=("L", ln))
                 stores.append(f"{cell[i]} = {ln}")
             sc[params[0].name] = Val(t=et, extra=("lstruct", fields))

@@ -42,3 +42,38 @@ def test_a_million_cells_cost_next_to_nothing_until_written():
     tracemalloc.stop()
     assert grown < 1 << 20, f"32 registers of 2^20 cells took {grown} bytes"
     assert sum(len(r) for r in registers) == 32 << 20
+
+
+def test_a_cell_stored_with_the_initial_value_reads_as_untouched():
+    """RegisterActions write the dict directly and may store the initial value back;
+    count, slices, iteration and reads treat it as an untouched cell."""
+    cells = RegisterCells(6, 3)
+    cells.cells.update({1: 3, 2: 5})            # as the generated code leaves them
+    assert cells.count(3) == 5 and cells.count(5) == 1
+    assert cells[0:6] == [3, 3, 5, 3, 3, 3] and list(cells) == cells[:]
+    assert cells[1] == 3
+
+
+def test_register_actions_and_control_plane_share_the_cells(switch_for):
+    """The data path's writes are what the control plane reads (one and several cells,
+    the whole register), a value brought back to the initial one counts as untouched,
+    and a control-plane write is what the next packet's RegisterAction sees."""
+    import struct
+    agg = struct.Struct(">IBBHHH62i")
+    head = bytes(12) + b"\x08\x00" + bytes([0x45, 0, 0, 0, 0, 0, 0, 0, 64, 0xFD]) + bytes(10)
+
+    def send(sw, agtr, v0):
+        out = sw.inject(1, head + agg.pack(1, 2, 0, 0, 0, agtr, v0, *([0] * 61)))
+        return agg.unpack_from(out[0][1], 34)[6]
+
+    sw = switch_for("aggregate62.p4")
+    sw.table_add("Ingress.forward", {"hdr.ethernet.dst_addr": 0}, "set_port", {"port": 3})
+    assert [send(sw, 5, 3), send(sw, 5, -3), send(sw, 6, 4)] == [3, 0, 4]
+    assert sw.register_read("Ingress.counts", 5) == 2
+    assert sw.register_read_many("Ingress.agg_0", [5, 6, 7]) == {5: 0, 6: 4, 7: 0}
+    assert (sw.register_read_all("Ingress.agg_0") != 0).sum() == 1
+    assert sw.register("Ingress.agg_0").data[0].count(0) == 1023
+    sw.register_write("Ingress.agg_0", 5, 100)
+    assert send(sw, 5, 1) == 101
+    with pytest.raises(Exception, match="out of range"):
+        sw.register_read_many("Ingress.agg_0", [1024])

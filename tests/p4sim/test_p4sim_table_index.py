@@ -193,3 +193,66 @@ def test_index_is_built_once_and_rebuilt_after_a_change():
 def test_const_index_equals_scan(switch_for, key):
     table = switch_for("tables.p4").table("Ingress.fixed")
     assert table._match(key) is table._scan(key) is not None
+
+
+# ---------------------------------------------------------------- const tables: if-chains
+def _const_tables(sw):
+    return [t for name, t in sw.tables.items() if name == t.name and "run" in vars(t)]
+
+
+def _check_chain(pair, name, key):
+    """On one switch table.run (the if-chain), on its twin (same program, same packets
+    so far) the generic path (index or scan): same entry, same action on the same slots
+    and registers, the same entry left in the context (direct counters count it)."""
+    from p4sim.runtime import Table
+    (sw, twin) = pair
+    table, other = sw.tables[name], twin.tables[name]
+    assert "run" in vars(table)
+    S, S_twin = sw._template[:], twin._template[:]
+    got = table.run(S, key)
+    expected = Table.run(other, S_twin, key)
+    assert got[:2] + got[3:] == expected[:2] + expected[3:], f"{name} key {key}"
+    position = {id(e): i for i, e in enumerate(table.sorted)}
+    position_twin = {id(e): i for i, e in enumerate(other.sorted)}
+    assert position.get(id(sw.ctx.entry)) == position_twin.get(id(twin.ctx.entry))
+    assert S == S_twin
+    e = table._scan(key)
+    assert got is (e.result if e is not None else table.default_result)
+
+
+def _keys_near_entries(table, rnd, n):
+    """Keys made of the entries' own values (so every entry is hit), some bits flipped."""
+    widths = [k.width for k in table.spec.keys]
+    keys = []
+    for _ in range(n):
+        e = rnd.choice(table.sorted)
+        key = []
+        for (kind, a, b), w in zip(e.match, widths):
+            v = a if kind == 0 else (a | (rnd.getrandbits(w) & ~b & ((1 << w) - 1)))
+            if rnd.random() < 0.2:
+                v ^= 1 << rnd.randrange(w)
+            key.append(v)
+        keys.append(tuple(key))
+    return keys
+
+
+def test_const_tables_of_atp_p4_run_as_chains_equal_to_the_scan():
+    import random
+    from fixtures.targets.p4sim import compiled_program
+    for release in (False, True):
+        program = compiled_program(release, 16)
+        pair = (p4sim.Switch(program), p4sim.Switch(program))
+        tables = _const_tables(pair[0])
+        assert len(tables) >= 35, [t.name for t in tables]     # values, output, ownership...
+        rnd = random.Random(9)
+        for table in tables:
+            for key in _keys_near_entries(table, rnd, 200):
+                _check_chain(pair, table.name, key)
+
+
+def test_const_table_chain_counts_and_default(switch_for):
+    sw = switch_for("tables.p4")
+    pair = (sw, switch_for("tables.p4"))
+    for c in range(256):
+        _check_chain(pair, "Ingress.fixed", (c,))
+    assert "run" not in vars(sw.table("Ingress.classify"))     # entries may change
