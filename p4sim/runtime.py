@@ -118,13 +118,13 @@ class Table:
         priority order on the key fields (no index, no loop, the action's constant
         arguments inlined). Its entries can never change; the source is generated once
         per program (cached on the spec) and bound to this switch's entries here."""
-        code = getattr(self.spec, "chain_code", None)
-        if code is None:
-            code = self.spec.chain_code = compile(
-                _chain_source(self.spec, self.sorted), f"<p4sim table {self.name}>", "exec")
-        ns = {}
-        exec(code, ns)  # p4sim's own generated code (never the P4 text)
-        return ns["make"](self, self.ctx, self.sorted)
+        make = getattr(self.spec, "chain_make", None)
+        if make is None:
+            ns = {}
+            exec(compile(_chain_source(self.spec, self.sorted), f"<p4sim table {self.name}>",
+                         "exec"), ns)  # p4sim's own generated code (never the P4 text)
+            make = self.spec.chain_make = ns["make"]
+        return make(self, self.ctx, self.sorted)
 
     # ---- data path
     def run(self, S, key):
@@ -463,6 +463,8 @@ class RegisterCells:
         return i
 
     def __getitem__(self, i):
+        if i.__class__ is int and 0 <= i < self.size:     # the control plane's reads
+            return self.cells.get(i, self.init)
         if isinstance(i, slice):
             get, init = self.cells.get, self.init
             return [get(j, init) for j in range(*i.indices(self.size))]
