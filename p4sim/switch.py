@@ -87,6 +87,9 @@ class Switch(ControlPlaneMixin):
         exec(program.code, ns)  # p4sim's own generated code (never the P4 text)
         for t in self.tables.values():
             t.bind(ns)
+        for pyname, kind, spec in program.objects:
+            if kind == "table":        # const tables' entries, for applies compiled inline
+                ns[f"{pyname}_E"] = self.tables[spec.name].sorted
         self._checksums = [ns[p] for p, k, _ in program.objects if k == "checksum"]
         p = program.pipeline
         self._ig_parser, self._ig_ctl, self._ig_dep = ns[p[0]], ns[p[1]], ns[p[2]]

@@ -2,7 +2,11 @@
 argument binding."""
 from ..errors import UnsupportedError
 from ..types import Bits, BoolT, HeaderT, StackT, VoidT, same_type
+from ..runtime import CHAIN_MAX
 from .base import Val, addb, expr_text, serr, tdesc
+
+# compile ``t.apply();`` of small const tables inline (tests compare with False)
+INLINE_CONST_APPLY = True
 
 
 class CallsMixin:
@@ -133,7 +137,8 @@ class CallsMixin:
                 raise serr(e.loc, f"table '{rex[1]['qual']}' applied outside a control apply block")
             code = f"{rex[1]['pyname']}.run(S, {rex[1]['keycode']})"
             if stmt:
-                em.line(code)
+                if not self.inline_const_apply(rex[1], em):
+                    em.line(code)
                 return None
             tmpcode = code
             return Val(extra=("apply_result", rex[1], tmpcode))
@@ -197,3 +202,53 @@ class CallsMixin:
             if res[i] is None:
                 raise serr(e.loc, f"{what} needs the argument '{names[i]}'")
         return res
+
+    def inline_const_apply(self, tinfo, em):
+        """``table.apply();`` of a small const table as an if-chain right in the control:
+        the key fields compared in place, the entry's action called with its constant
+        arguments, the context's entry set as Table.run sets it (direct counters, meters
+        and registers read it); the default action on a miss, read from the table at run
+        time (the control plane may change it). Same as Table.run, minus the key tuple
+        and two calls per apply (tests/p4sim/test_p4sim_table_index.py). Returns False
+        for a table this does not cover (entries the control plane may change, range
+        keys, more than CHAIN_MAX entries): the caller then calls Table.run."""
+        spec = tinfo["spec"]
+        entries = spec.const_entries
+        if not INLINE_CONST_APPLY or not entries or len(entries) > CHAIN_MAX or \
+                any(kind == 2 for (_, norm), _, _, _ in entries for kind, _, _ in norm):
+            return False
+        T = tinfo["pyname"]
+        k = self.uid("k")
+        used = sorted({j for (_, norm), _, _, _ in entries
+                       for j, (kind, _, b) in enumerate(norm) if kind == 0 or b})
+        for j in used:
+            em.line(f"{k}_{j} = {tinfo['keycodes'][j]}")
+        covered = False
+        for i, ((_, norm), aidx, args, _) in enumerate(entries):
+            conds = []
+            for j, (kind, a, b) in enumerate(norm):
+                if kind == 0:
+                    conds.append(f"{k}_{j} == {a!r}")
+                elif b:                                   # a mask of 0 matches anything
+                    conds.append(f"({k}_{j} & {b!r}) == {a!r}")
+            if conds:
+                em.line(f"{'if' if i == 0 else 'elif'} {' and '.join(conds)}:")
+            elif i:
+                em.line("else:")
+            else:
+                em.line("if True:")
+            em.indent()
+            em.line(f"CTX.entry = {T}_E[{i}]")
+            em.line(f"{spec.actions[aidx].fn_name}(S{''.join(f', {v!r}' for v in args)})")
+            em.dedent()
+            if not conds:
+                covered = True
+                break
+        if not covered:
+            em.line("else:")
+            em.indent()
+            em.line(f"{k}_r = {T}.default_result")
+            em.line("CTX.entry = None")
+            em.line(f"{k}_r[2](S, *{k}_r[3])")
+            em.dedent()
+        return True

@@ -174,4 +174,5 @@ class TablesMixin:
         self.tables[qname] = spec
         pyname = self.add_object("table", spec, "T")
         kc = "(" + "".join(f"{c}, " for c in keycode) + ")"
-        return {"pyname": pyname, "spec": spec, "keycode": kc, "qual": qname}
+        return {"pyname": pyname, "spec": spec, "keycode": kc, "keycodes": list(keycode),
+                "qual": qname}

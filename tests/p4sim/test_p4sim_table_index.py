@@ -256,3 +256,72 @@ def test_const_table_chain_counts_and_default(switch_for):
     for c in range(256):
         _check_chain(pair, "Ingress.fixed", (c,))
     assert "run" not in vars(sw.table("Ingress.classify"))     # entries may change
+
+
+# ---------------------------------------------------------------- applies compiled inline
+def _atp_program(release, inline, monkeypatch):
+    from fixtures.targets.p4sim import P4SRC, PROGRAM, POOL_MAX
+    from p4sim.compiler import calls
+    monkeypatch.setattr(calls, "INLINE_CONST_APPLY", inline)
+    defines = {"ATP_POOL_MAX": str(POOL_MAX)}
+    if release:
+        defines["ATP_RELEASE"] = None
+    return p4sim.compile_file(str(PROGRAM), include_dirs=[str(P4SRC)], defines=defines)
+
+
+@pytest.mark.parametrize("profile", ["spec", "atp-release"])
+def test_inline_const_applies_run_atp_p4_exactly_as_table_run(profile, monkeypatch):
+    """atp.p4 compiled with small const tables inline and compiled with every apply
+    through Table.run: the frames of a whole closed-loop scenario (collisions, resends,
+    faults, ECN depths) give the same output frames, drops and register cells."""
+    from pathlib import Path
+
+    from fixtures.closed_loop import run_on_target
+    from fixtures.corpus import load_scenario
+    from fixtures.targets import p4sim as driver
+    from p4src.control import AtpControlPlane, P4simFacade
+
+    release = profile == "atp-release"
+    inline = _atp_program(release, True, monkeypatch)
+    called = _atp_program(release, False, monkeypatch)
+    assert "_E[" in inline.python_source and "_E[" not in called.python_source
+    monkeypatch.setitem(driver._programs, (release, driver.POOL_MAX), inline)
+
+    seen = []          # (config, [(port, frame, time, depth)]) per switch instance
+
+    class Recording(driver.P4simTarget):
+        def setup(self, config, profile="spec"):
+            super().setup(config, profile)
+            self.frames = []
+            seen.append((config, self.frames))
+
+        def inject(self, port, frame, *, time_ns=0, queue_depth=0):
+            self.frames.append((port, frame, time_ns, queue_depth))
+            super().inject(port, frame, time_ns=time_ns, queue_depth=queue_depth)
+
+    scenario = load_scenario(Path(__file__).resolve().parents[2] / "fixtures" / "corpus" /
+                             "scenarios" / "collisions-small-pool.json", profile)
+    assert run_on_target(scenario, Recording).completed
+    frames = sum(len(f) for _, f in seen)
+    assert frames > 200
+
+    def replay(program, config, stream):
+        sw = p4sim.Switch(program, recirculation_port=driver.RECIRCULATION_PORT,
+                          max_passes=driver.MAX_PASSES)
+        AtpControlPlane(P4simFacade(sw), driver.POOL_MAX).configure(config)
+        out = []
+        for port, frame, time_ns, depth in stream:
+            out.append((sw.inject(port, frame, timestamp_ns=time_ns,
+                                  queue_depth=min(depth, driver.QUEUE_DEPTH_MAX)),
+                        list(sw.drops)))
+        cells = {name: [{i: v for i, v in d.cells.items() if v != d.init} for d in r.data]
+                 for name, r in sw.registers.items()}
+        return out, cells
+
+    for config, stream in seen:
+        if not stream:
+            continue
+        out_inline, cells_inline = replay(inline, config, stream)
+        out_called, cells_called = replay(called, config, stream)
+        assert out_inline == out_called, config.name
+        assert cells_inline == cells_called, config.name
