@@ -166,6 +166,17 @@ def test_allure_environment_records_target_profile_and_seed(suite):
     assert "target=reference" in properties and "session_seed=9" in properties
 
 
+def test_profile_the_target_cannot_run_is_a_usage_error(suite, monkeypatch):
+    """A driver that implements only some profiles (a testbed binding the release's
+    p4ml.p4) refuses the others once, at session start, not in every test."""
+    suite.makeconftest("from fixtures.targets.reference import ReferenceTarget\n"
+                       "ReferenceTarget.profiles = frozenset({'atp-release'})\n")
+    result = run(suite, "--target=reference", "-k", "uses_target")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--target=reference runs profile(s) atp-release only, "
+                                 "not 'spec'; pass --profile=atp-release*"])
+
+
 SCENARIO = """
     from reference.scenario import Scenario
     from reference.topology import Job, Rack, Tensor, Topology
