@@ -180,3 +180,18 @@ def test_the_command_line_says_the_program_does_not_match_without_traceback(tmp_
     assert len(lines) == 1 and lines[0].startswith(
         "ERROR: target 'tofino-model' is unavailable: wrong program bound: 'p4ml'"), out
     assert "Traceback" not in out
+
+
+def test_the_command_line_refuses_the_spec_profile_at_session_start(tmp_path, server):
+    """A p4ml.p4 testbed under the default profile: one usage line before any test."""
+    device, addr = server
+    path, _ = _bed(tmp_path, addr)
+    r = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider",
+                        "conformance/test_wire_conformance.py", "--target=tofino-model",
+                        f"--testbed={path}"], cwd=ROOT, capture_output=True, text=True,
+                       timeout=300)
+    out = r.stdout + r.stderr
+    assert r.returncode == 4, out
+    assert (f"ERROR: --target=tofino-model with --testbed={path} runs profile(s) atp-release "
+            f"only, not 'spec'; pass --profile=atp-release") in out, out
+    assert "Traceback" not in out and not device.writes
