@@ -20,6 +20,7 @@ ECN = "pipe.Ingress.aggregator.ecn"
 HALF = ELEMENTS // 2
 VALUES = tuple(f"pipe.Ingress.aggregator_values.values_{i}" for i in range(HALF))
 U32 = 1 << 32
+HALF_U32 = 1 << 31
 TOFINO_POOL_MAX = 4096      # atp.p4's default build: what fits Tofino 1 (README)
 
 
@@ -89,26 +90,26 @@ class AggregatorRegisters:
         return self.read_many([index], level)[index]
 
     def read_many(self, indices, level: int = 0) -> dict[int, AggregatorState]:
-        """Several aggregators with one batched read per register (35 requests on a gRPC
-        switch, whatever the number of aggregators)."""
+        """Several aggregators with one batched read per register field (a gRPC backend
+        sends one request per register, whatever the number of aggregators)."""
         indices = list(dict.fromkeys(indices))
-        ci = {i: self._ci(i, level) for i in indices}
+        cells = [self._ci(i, level) for i in indices]
         f = self.facade
-        cells = sorted(ci.values())
-        owner_stamp = f.register_read_cells(OWNER_STAMP, cells)
-        control = {r: f.register_read_cells(r, cells) for r in (BITMAP, COUNT, ECN)}
-        second = [c + 2 * self.slots for c in cells]
-        values = [(_VALUE_FIELDS[k], f.register_read_cells(r, cells + second))
-                  for k, r in enumerate(VALUES)]
+        read = f.register_read_values
+        pairs = f.register_read_cells(OWNER_STAMP, cells)     # one request for both
+        owner = [pairs[c][_OWNER] for c in cells]
+        stamp = [pairs[c][_STAMP] for c in cells]
+        bitmap, count, ecn = (read(BITMAP, _BITMAP, cells), read(COUNT, _COUNT, cells),
+                              read(ECN, _ECN, cells))
+        both = cells + [c + 2 * self.slots for c in cells]
+        n = len(cells)
+        columns = [read(r, _VALUE_FIELDS[k], both) for k, r in enumerate(VALUES)]
         out = {}
-        for i, c in ci.items():
-            c2 = c + 2 * self.slots
-            half = [read[c][name] for name, read in values]
-            half += [read[c2][name] for name, read in values]
-            out[i] = AggregatorState(
-                owner_stamp[c][_OWNER], control[BITMAP][c][_BITMAP],
-                control[COUNT][c][_COUNT], control[ECN][c][_ECN],
-                owner_stamp[c][_STAMP], tuple(_signed(v) for v in half))
+        for k, i in enumerate(indices):
+            half = [column[k] for column in columns] + [column[n + k] for column in columns]
+            out[i] = AggregatorState(owner[k], bitmap[k], count[k], ecn[k], stamp[k],
+                                     tuple(v - U32 if v >= HALF_U32 else int(v)
+                                           for v in half))   # signed int32
         return out
 
     def owners(self) -> list[tuple[int, int]]:
@@ -139,9 +140,8 @@ class AggregatorRegisters:
         pool nothing is."""
         if not 0 <= index < self.pool_size:
             return 0
-        owner = _field(OWNER_STAMP, "owner")
-        return sum(1 for level in (0, 1)
-                   if self.facade.register_read(OWNER_STAMP, index + level * self.slots)[owner])
+        cells = self.facade.register_read_cells(OWNER_STAMP, (index, index + self.slots))
+        return sum(1 for cell in cells.values() if cell[_OWNER])
 
     def release_job(self, app_id: int) -> int:
         """Spec 10 teardown: release every aggregator (both levels) the job owns."""
@@ -154,7 +154,3 @@ class AggregatorRegisters:
                 released += 1
         return released
 
-
-def _signed(value: int) -> int:
-    value = int(value)
-    return value - U32 if value >= 1 << 31 else value

@@ -114,6 +114,11 @@ def test_batched_cell_reads_equal_single_reads(p4sim_target):
         "Ingress.aggregator_values.values_1.f1": -3}
     with pytest.raises(FacadeError, match="values_1.*outside"):
         facade.register_read_cells("pipe.Ingress.aggregator_values.values_1", [1 << 30])
+    stamps = facade.register_read_values("pipe.Ingress.aggregator.owner_stamp",
+                                         "Ingress.aggregator.owner_stamp.stamp", [5, 4])
+    assert stamps == [1234, 0]
+    with pytest.raises(FacadeError, match="owner_stamp has data fields"):
+        facade.register_read_values("pipe.Ingress.aggregator.owner_stamp", "f1", [5])
 
 
 @pytest.mark.parametrize("pool_max, slots", [(1, 2), (8, 8), (9, 16), (4096, 4096),
