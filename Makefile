@@ -1,5 +1,5 @@
 # Two entry points, each bootstrapping its own virtualenv on a fresh machine:
-#   make conformance   the conformance suite on the default (embedded) target
+#   make conformance   the conformance suite on the default target (p4sim: p4src/atp.p4)
 #   make test          the project's own tests
 # and the report of the last conformance run:
 #   make report        reports/allure-results -> reports/allure-report/index.html

@@ -77,7 +77,7 @@ def _run(module: str, selection: str, mutant: str | None) -> subprocess.Complete
     return subprocess.run(
         [sys.executable, "-m", "pytest", f"conformance/{module}".rstrip("/"), "-k", selection,
          "-p", "tests.mutants.plugin", "-p", "no:cacheprovider", "-q", "-x",
-         "--seed=1", "-o", "addopts=--strict-markers"],
+         "--seed=1", "--target=reference", "-o", "addopts=--strict-markers"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
 
 

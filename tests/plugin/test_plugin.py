@@ -161,7 +161,7 @@ def test_failing_property_leaves_a_trace_with_its_seed(pytester, monkeypatch):
 
 
 def test_allure_environment_records_target_profile_and_seed(suite):
-    run(suite, "-k", "uses_target", "--seed=9", "--alluredir=allure")
+    run(suite, "-k", "uses_target", "--seed=9", "--alluredir=allure", "--target=reference")
     properties = (suite.path / "allure" / "environment.properties").read_text()
     assert "target=reference" in properties and "session_seed=9" in properties
 
@@ -175,6 +175,14 @@ def test_profile_the_target_cannot_run_is_a_usage_error(suite, monkeypatch):
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*--target=reference runs profile(s) atp-release only, "
                                  "not 'spec'; pass --profile=atp-release*"])
+
+
+def test_default_target_is_the_p4_program(suite):
+    """Without --target the suite runs p4src/atp.p4 on p4sim (README: `make conformance`
+    gates the real P4 program)."""
+    result = run(suite, "-k", "uses_target")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["atp: target=p4sim profile=spec *"])
 
 
 SCENARIO = """

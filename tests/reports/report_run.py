@@ -28,7 +28,7 @@ def run_suite(path: Path, source: str, *args: str, env: dict[str, str] | None = 
     environ.pop("ATP_SUMMARY_JSON", None)
     proc = subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-o", "addopts=",
-         "--rootdir", str(path), "test_demo.py", *args],
+         "--rootdir", str(path), "test_demo.py", "--target=reference", *args],
         cwd=path, env=environ, capture_output=True, text=True, timeout=timeout)
     output = proc.stdout + proc.stderr
     last = [line for line in output.splitlines() if " in " in line and "=" in line]
