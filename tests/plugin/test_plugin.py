@@ -78,7 +78,7 @@ def test_session_where_nothing_ran_on_the_target_fails(suite):
     result.assert_outcomes(skipped=1)
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     result.stdout.fnmatch_lines(["*sample * 0 test(s) ran, * 1 skipped*",
-                                 "FAILED: no property test ran on target 'reference'*"])
+                                 "FAILED: no property test ran on target 'p4sim'*"])
 
 
 def test_summary_counts_checks_that_ran_on_the_target(suite):
@@ -93,7 +93,7 @@ def test_missing_capability_skips_naming_it_and_the_target(suite):
     result = run(suite, "-rs", "-k", "capability")
     result.assert_outcomes(skipped=1)
     result.stdout.fnmatch_lines(
-        ["*target 'reference' lacks capability 'teleportation'*"])
+        ["*target 'p4sim' lacks capability 'teleportation'*"])
 
 
 def test_deviation_is_strict_xfail_only_under_atp_release(suite):
