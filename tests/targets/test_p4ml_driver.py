@@ -6,8 +6,6 @@ p4ml.p4's bfrt.json; the full setup also opens PTF on ``lo``, which needs root).
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -23,6 +21,7 @@ from reference.aggregator import AggregatorState
 from reference.control_plane import JobRoute, SwitchConfig
 
 from schema_switch import SchemaDevice, release_schema
+from suite_cli import run_on_tofino_model
 
 ROOT = Path(__file__).resolve().parents[2]
 L2_FORWARD = ROOT / "tests" / "p4sim" / "programs" / "l2_forward.p4"
@@ -168,14 +167,10 @@ def test_the_command_line_says_the_program_does_not_match_without_traceback(tmp_
     srv.start()
     try:
         path, _ = _bed(tmp_path, f"127.0.0.1:{srv.port}")
-        r = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider",
-                            "conformance/test_wire_conformance.py", "--target=tofino-model",
-                            "--profile=atp-release", f"--testbed={path}"], cwd=ROOT,
-                           capture_output=True, text=True, timeout=300)
+        code, out = run_on_tofino_model("--profile=atp-release", f"--testbed={path}")
     finally:
         srv.stop(0)
-    out = r.stdout + r.stderr
-    assert r.returncode == 4, out
+    assert code == 4, out
     lines = [line for line in out.splitlines() if "does not match the name map" in line]
     assert len(lines) == 1 and lines[0].startswith(
         "ERROR: target 'tofino-model' is unavailable: wrong program bound: 'p4ml'"), out
@@ -186,12 +181,8 @@ def test_the_command_line_refuses_the_spec_profile_at_session_start(tmp_path, se
     """A p4ml.p4 testbed under the default profile: one usage line before any test."""
     device, addr = server
     path, _ = _bed(tmp_path, addr)
-    r = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider",
-                        "conformance/test_wire_conformance.py", "--target=tofino-model",
-                        f"--testbed={path}"], cwd=ROOT, capture_output=True, text=True,
-                       timeout=300)
-    out = r.stdout + r.stderr
-    assert r.returncode == 4, out
+    code, out = run_on_tofino_model(f"--testbed={path}")
+    assert code == 4, out
     assert (f"ERROR: --target=tofino-model with --testbed={path} runs profile(s) atp-release "
             f"only, not 'spec'; pass --profile=atp-release") in out, out
     assert "Traceback" not in out and not device.writes

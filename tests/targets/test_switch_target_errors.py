@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import contextlib
 import socket
-import subprocess
-import sys
 import time
 from concurrent import futures
 from pathlib import Path
@@ -30,6 +28,7 @@ from fixtures.trace import load_trace
 from p4sim.switchd.bfrt_schema import fixed_schema, program_schema
 from p4sim.switchd.device import SoftDevice
 from p4sim.switchd.server import BfRuntimeServer
+from suite_cli import run_on_tofino_model
 
 ROOT = Path(__file__).resolve().parents[2]
 L2_FORWARD = ROOT / "tests" / "p4sim" / "programs" / "l2_forward.p4"
@@ -76,12 +75,8 @@ def test_no_server_says_where_and_how_to_start_one(tmp_path):
 def test_no_server_on_the_command_line_is_one_line_without_traceback(tmp_path):
     addr = f"127.0.0.1:{_free_port()}"
     path, _ = _testbed(tmp_path, addr)
-    r = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider",
-                        "conformance/test_wire_conformance.py", "--target=tofino-model",
-                        f"--testbed={path}"], cwd=ROOT, capture_output=True, text=True,
-                       timeout=300)
-    out = r.stdout + r.stderr
-    assert r.returncode == 4, out
+    code, out = run_on_tofino_model(f"--testbed={path}")
+    assert code == 4, out
     lines = [line for line in out.splitlines() if "no BfRuntime server" in line]
     assert len(lines) == 1 and lines[0].startswith(
         f"ERROR: target 'tofino-model' is unavailable: no BfRuntime server at {addr}"), out

@@ -2,14 +2,13 @@
 file, the key and the fix — also through pytest's command line, without a traceback."""
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from fixtures.testbed import PortSetup, load_testbed
 from fixtures import testbed as testbed_files
+from suite_cli import run_on_tofino_model
 
 ROOT = Path(__file__).resolve().parents[2]
 TESTBEDS = ROOT / "fixtures" / "testbeds"
@@ -82,12 +81,8 @@ def test_bad_testbed_names_file_key_and_fix(tmp_path, text, expected):
 def test_missing_interface_is_one_usage_line_without_traceback(tmp_path):
     """What a user sees on the command line: pytest's usage error, one line."""
     path = _write(tmp_path, "target: tofino-model\nports:\n  1: veth3tgtnosuch\n")
-    r = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider",
-                        "conformance/test_wire_conformance.py", "--target=tofino-model",
-                        f"--testbed={path}"], cwd=ROOT, capture_output=True, text=True,
-                       timeout=300)
-    out = r.stdout + r.stderr
-    assert r.returncode == 4, out
+    code, out = run_on_tofino_model(f"--testbed={path}")
+    assert code == 4, out
     assert (f"ERROR: --testbed: {path}: ports.1: device port 1 maps to interface "
             f"'veth3tgtnosuch', which does not exist") in out
     assert "Traceback" not in out
