@@ -4,6 +4,19 @@ from ..errors import UnsupportedError
 from ..types import Bits, BoolT, HeaderT, StackT, StructT
 from .base import Val, addb, serr, tdesc
 
+# struct codes of a group of N bytes (high part first) and their sizes in bytes
+GROUP_CODES = {1: "B", 2: "H", 3: "BH", 4: "I", 5: "BI", 6: "HI", 7: "BHI", 8: "Q"}
+CODE_BYTES = {"B": 1, "H": 2, "I": 4, "Q": 8}
+
+
+def _group_parts(nbytes):
+    """[(struct code, shift of the part in the group)] of a group of ``nbytes``."""
+    parts, sh = [], nbytes * 8
+    for code in GROUP_CODES[nbytes]:
+        sh -= CODE_BYTES[code] * 8
+        parts.append((code, sh))
+    return parts
+
 
 class PacketIOMixin:
     """packet_in/packet_out: extract, advance, lookahead, port metadata, emit; header
@@ -114,28 +127,96 @@ class PacketIOMixin:
                 fast = False
         return fast, fmt
 
+    def header_groups(self, t):
+        """The header's fields cut into byte-aligned groups of at most 8 bytes, in order:
+        [(bytes, [(field index, scalar type, shift in the group)])], or None when a
+        greedy cut finds none (then the header is one big integer). A group is one to
+        three struct codes, so a header of sub-byte fields (IPv4, the intrinsic
+        metadata) is unpacked and packed as small integers instead of shifts of a
+        100-200-bit integer."""
+        groups, cur, bits = [], [], 0
+        for i, (fname, ft) in enumerate(t.fields):
+            st = self.scalar_t(ft)
+            cur.append((i, st))
+            bits += st.width
+            if bits > 64:
+                return None
+            if bits % 8 == 0:
+                fields, sh = [], bits
+                for j, fst in cur:
+                    sh -= fst.width
+                    fields.append((j, fst, sh))
+                groups.append((bits // 8, fields))
+                cur, bits = [], 0
+        return None if cur else groups
+
+    def packed_fields(self, fields, bits):
+        """[(field index, scalar type, shift)] of ``fields`` packed into ``bits`` bits."""
+        out, sh = [], bits
+        for i, (_, ft) in enumerate(fields):
+            st = self.scalar_t(ft)
+            sh -= st.width
+            out.append((i, st, sh))
+        return out
+
+    def field_reads(self, var, fields):
+        """Read expressions of the packed ``fields`` of the integer ``var``."""
+        vals = []
+        for _, st, sh in fields:
+            if len(fields) == 1 and not st.signed and not isinstance(st, BoolT):
+                c = var
+            else:
+                c = f"(({var} >> {sh}) & {st.mask})" if sh else f"({var} & {st.mask})"
+            if isinstance(st, BoolT):
+                c = f"({c} != 0)"
+            elif st.signed:
+                c = self.wrapc(c, st)
+            vals.append(c)
+        return vals
+
+    @staticmethod
+    def packed_value(base, fields):
+        """The integer of the packed ``fields`` of the header at slot ``base``."""
+        terms = []
+        for i, st, sh in fields:
+            c = f"S[{addb(base, 1 + i)}]"
+            if st.signed or isinstance(st, BoolT):
+                c = f"({c} & {st.mask})"
+            terms.append(f"({c} << {sh})" if sh else c)
+        return " | ".join(terms)
+
     def gen_extract(self, base, t, em, loc):
         nb = t.bits // 8
         fast, fmt = self.header_codec(t, loc)
         em.line(f"if off + {nb} > n: raise Reject('PacketTooShort')")
         nf = len(t.fields)
         end = addb(base, nf + 1)
+        groups = None if fast else self.header_groups(t)
         if fast:
             st = self.struct_fmt(fmt)
             em.line(f"S[{base}:{end}] = (1,) + {st}.unpack_from(B, off)")
+        elif groups is not None:
+            st = self.struct_fmt(">" + "".join(GROUP_CODES[nbytes] for nbytes, _ in groups))
+            names, joins = [], []
+            for g, (nbytes, _) in enumerate(groups):
+                parts = _group_parts(nbytes)
+                if len(parts) == 1:
+                    names.append(f"hg{g}")
+                else:
+                    pnames = [f"hg{g}_{k}" for k in range(len(parts))]
+                    names += pnames
+                    joins.append(f"hg{g} = " + " | ".join(
+                        f"({n} << {sh})" if sh else n for n, (_, sh) in zip(pnames, parts)))
+            em.line(", ".join(names) + f", = {st}.unpack_from(B, off)")
+            for line in joins:
+                em.line(line)
+            vals = []
+            for g, (_, fields) in enumerate(groups):
+                vals += self.field_reads(f"hg{g}", fields)
+            em.line(f"S[{base}:{end}] = (1, " + ", ".join(vals) + ",)")
         else:
             em.line(f"hv = int.from_bytes(B[off:off + {nb}], 'big')")
-            vals = []
-            sh = t.bits
-            for fname, ft in t.fields:
-                st = self.scalar_t(ft)
-                sh -= st.width
-                c = f"((hv >> {sh}) & {st.mask})" if sh else f"(hv & {st.mask})"
-                if isinstance(st, BoolT):
-                    c = f"({c} != 0)"
-                elif st.signed:
-                    c = self.wrapc(c, st)
-                vals.append(c)
+            vals = self.field_reads("hv", self.packed_fields(t.fields, t.bits))
             em.line(f"S[{base}:{end}] = (1, " + ", ".join(vals) + ",)")
         em.line(f"off += {nb}")
 
@@ -150,20 +231,27 @@ class PacketIOMixin:
             nf = len(t.fields)
             b1 = addb(hv.base, 1)
             end = addb(hv.base, nf + 1)
+            groups = None if fast else self.header_groups(t)
             if fast:
                 st = self.struct_fmt(fmt)
                 em.line(f"{guard}O.append({st}.pack(*S[{b1}:{end}]))")
+            elif groups is not None:
+                st = self.struct_fmt(">" + "".join(GROUP_CODES[nbytes] for nbytes, _ in groups))
+                packed = []
+                for g, (nbytes, fields) in enumerate(groups):
+                    value = self.packed_value(hv.base, fields)
+                    parts = _group_parts(nbytes)
+                    if len(parts) == 1:
+                        packed.append(value)
+                        continue
+                    for k, (code, sh) in enumerate(parts):
+                        part = f"(_dg{g} := {value})" if k == 0 else f"_dg{g}"
+                        mask = (1 << CODE_BYTES[code] * 8) - 1
+                        packed.append(f"(({part} >> {sh}) & {mask})" if sh else f"({part} & {mask})")
+                em.line(f"{guard}O.append({st}.pack(" + ", ".join(packed) + "))")
             else:
-                terms = []
-                sh = t.bits
-                for i, (fname, ft) in enumerate(t.fields):
-                    st = self.scalar_t(ft)
-                    sh -= st.width
-                    c = f"S[{addb(hv.base, 1 + i)}]"
-                    if st.signed or isinstance(st, BoolT):
-                        c = f"({c} & {st.mask})"
-                    terms.append(f"({c} << {sh})" if sh else c)
-                em.line(f"{guard}O.append((" + " | ".join(terms) + f").to_bytes({nb}, 'big'))")
+                value = self.packed_value(hv.base, self.packed_fields(t.fields, t.bits))
+                em.line(f"{guard}O.append(({value}).to_bytes({nb}, 'big'))")
         elif isinstance(t, StructT):
             for fname, ft in t.fields:
                 fv = self.field_val(hv.base, t.offsets[fname], ft)

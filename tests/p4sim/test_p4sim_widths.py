@@ -9,33 +9,12 @@ from hypothesis import strategies as st
 
 import p4sim
 
+from p4sim_helpers import in_out_program
 from test_p4sim_arith import sat, wrap
 
-TEMPLATE = """
-#include <core.p4>
-#include <tna.p4>
-header in_h { %(T)s a; %(T)s b; bit<%(PADI)d> pad; }
-header out_h { %(R)s r; bit<%(PADO)d> pad; }
-struct headers_t { in_h i; out_h o; }
-struct meta_t { bit<8> x; }
-parser P(packet_in pkt, out headers_t hdr, out meta_t md, out ingress_intrinsic_metadata_t ig) {
-    state start { pkt.extract(ig); pkt.advance(PORT_METADATA_SIZE); pkt.extract(hdr.i); transition accept; }
-}
-control I(inout headers_t hdr, inout meta_t md, in ingress_intrinsic_metadata_t ig,
-          in ingress_intrinsic_metadata_from_parser_t prsr,
-          inout ingress_intrinsic_metadata_for_deparser_t dprsr,
-          inout ingress_intrinsic_metadata_for_tm_t tm) {
-    apply { tm.ucast_egress_port = 1; hdr.o.setValid(); hdr.o.r = %(EXPR)s; }
-}
-control D(packet_out pkt, inout headers_t hdr, in meta_t md) { apply { pkt.emit(hdr.o); } }
-parser EP(packet_in pkt, out headers_t hdr, out meta_t md, out egress_intrinsic_metadata_t eg) {
-    state start { pkt.extract(eg); transition accept; }
-}
-control E(inout headers_t hdr, inout meta_t md) { apply { } }
-control ED(packet_out pkt, inout headers_t hdr, in meta_t md) { apply { } }
-Pipeline(P(), I(), D(), EP(), E(), ED()) pipe;
-Switch(pipe) main;
-"""
+# %-placeholders filled per case
+TEMPLATE = in_out_program("%(T)s a; %(T)s b; bit<%(PADI)d> pad;", "%(R)s r; bit<%(PADO)d> pad;",
+                          "hdr.o.r = %(EXPR)s;")
 
 
 def tname(w, s):
