@@ -38,6 +38,8 @@ def _field(register: str, name: str = "f1") -> str:
 _OWNER, _STAMP = _field(OWNER_STAMP, "owner"), _field(OWNER_STAMP, "stamp")
 _BITMAP, _COUNT, _ECN = _field(BITMAP), _field(COUNT), _field(ECN)
 _VALUE_FIELDS = tuple(_field(r) for r in VALUES)
+_VALUE_PAIRS = tuple(zip(VALUES, _VALUE_FIELDS))
+_CONTROL_PAIRS = ((BITMAP, _BITMAP), (COUNT, _COUNT), (ECN, _ECN))
 
 
 class AggregatorIndex:
@@ -95,15 +97,13 @@ class AggregatorRegisters:
         indices = list(dict.fromkeys(indices))
         cells = [self._ci(i, level) for i in indices]
         f = self.facade
-        read = f.register_read_values
         pairs = f.register_read_cells(OWNER_STAMP, cells)     # one request for both
         owner = [pairs[c][_OWNER] for c in cells]
         stamp = [pairs[c][_STAMP] for c in cells]
-        bitmap, count, ecn = (read(BITMAP, _BITMAP, cells), read(COUNT, _COUNT, cells),
-                              read(ECN, _ECN, cells))
+        bitmap, count, ecn = f.registers_read_values(_CONTROL_PAIRS, cells)
         both = cells + [c + 2 * self.slots for c in cells]
         n = len(cells)
-        columns = [read(r, _VALUE_FIELDS[k], both) for k, r in enumerate(VALUES)]
+        columns = f.registers_read_values(_VALUE_PAIRS, both)
         out = {}
         for k, i in enumerate(indices):
             half = [column[k] for column in columns] + [column[n + k] for column in columns]

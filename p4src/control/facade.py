@@ -118,6 +118,14 @@ class SwitchFacade(ABC):
         cells = self.register_read_cells(register, indices, from_hw)
         return [cells[i][field] for i in indices]
 
+    def registers_read_values(self, fields: Sequence[tuple[str, str]],
+                              indices: Sequence[int],
+                              from_hw: bool = True) -> list[list[int]]:
+        """``register_read_values`` of several (register, field) pairs at the same
+        cells, as one batch (a BfRuntime read request may carry many tables' entries):
+        one list per pair, in order."""
+        return [self.register_read_values(r, f, indices, from_hw) for r, f in fields]
+
 
 def strip_pipe(name: str) -> str:
     """``pipe.Ingress.x`` -> ``Ingress.x`` (bfrt.json table names carry the pipe)."""
@@ -132,7 +140,8 @@ class P4simFacade(SwitchFacade):
         self._nodes: dict[int, tuple[int, tuple[int, ...]]] = {}
         self._groups: dict[int, tuple[int, ...]] = {}
         self._register_fields: dict[str, tuple[str, ...]] = {}
-        self._registers: dict[str, tuple] = {}   # name -> (register, ((field, cells),))
+        self._registers: dict[str, tuple] = {}
+        self._plans: dict[tuple, tuple] = {}      # (register, field) pairs -> cells   # name -> (register, ((field, cells),))
 
     def _call(self, what: str, fn, *args):
         import p4sim
@@ -260,6 +269,28 @@ class P4simFacade(SwitchFacade):
                 raise FacadeError(f"register {register}[{i}]: index outside "
                                   f"0..{size - 1}")
         return [cells[i] for i in indices]
+
+    def registers_read_values(self, fields, indices, from_hw=True):
+        # the readback of every frame reads the same 31 value registers: the cells of a
+        # given list of pairs are looked up once, then read without a call per register
+        plan = self._plans.get(fields)
+        if plan is None:
+            columns = []
+            for register, field in fields:
+                size, named = self._columns(register)
+                cells = dict(named).get(field)
+                if cells is None:
+                    raise FacadeError(f"register {register} has data fields "
+                                      f"{[name for name, _ in named]}, not {field!r}")
+                columns.append((register, size, cells))
+            plan = self._plans[fields] = (min(size for _, size, _ in columns), columns)
+        size, columns = plan
+        for i in indices:
+            if not isinstance(i, int) or not 0 <= i < size:
+                register = next(r for r, s, _ in columns if not 0 <= i < s) \
+                    if isinstance(i, int) else columns[0][0]
+                raise FacadeError(f"register {register}[{i}]: index outside its cells")
+        return [[cells[i] for i in indices] for _, _, cells in columns]
 
     def register_read_cells(self, register, indices, from_hw=True):
         """One lookup of the register for the whole batch, then the cells themselves:

@@ -119,6 +119,13 @@ def test_batched_cell_reads_equal_single_reads(p4sim_target):
     assert stamps == [1234, 0]
     with pytest.raises(FacadeError, match="owner_stamp has data fields"):
         facade.register_read_values("pipe.Ingress.aggregator.owner_stamp", "f1", [5])
+    pairs = (("pipe.Ingress.aggregator_values.values_0",
+              "Ingress.aggregator_values.values_0.f1"),
+             ("pipe.Ingress.aggregator_values.values_1",
+              "Ingress.aggregator_values.values_1.f1"))
+    assert facade.registers_read_values(pairs, [5, 4]) == [[7, 0], [-3, 0]]
+    with pytest.raises(FacadeError, match="values_0.*outside"):
+        facade.registers_read_values(pairs, [1 << 30])
 
 
 @pytest.mark.parametrize("pool_max, slots", [(1, 2), (8, 8), (9, 16), (4096, 4096),
