@@ -58,10 +58,11 @@ clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis reports/allure-results reports/allure-report \
 		reports/node_modules reports/summary.json
 
-# Regenerate the checked-in BfRuntime stubs (bfruntime/bfruntime_pb2*.py) from
+# Regenerate the checked-in BfRuntime messages (bfruntime/bfruntime_pb2.py) from
 # bfruntime/bfruntime.proto; google/rpc/status.proto comes from googleapis-common-protos.
+# The service's stub and server handlers are bfruntime/service.py (no generated servicer).
 bfruntime-stubs: $(VENV)/.installed
 	$(PY) -m pip install --quiet "grpcio-tools>=1.62"
 	$(PY) -m grpc_tools.protoc -I. \
 	  -I"$$($(PY) -c 'import os, google.rpc.status_pb2 as m; print(os.path.dirname(os.path.dirname(os.path.dirname(m.__file__))))')" \
-	  --python_out=. --grpc_python_out=. bfruntime/bfruntime.proto
+	  --python_out=. bfruntime/bfruntime.proto

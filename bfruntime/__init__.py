@@ -1,3 +1,4 @@
 """BfRuntime over gRPC: our ``bfruntime.proto`` (upstream field numbers and names), the
-stubs generated from it (``make bfruntime-stubs``), the bfrt.json name resolver
+messages generated from it (``make bfruntime-stubs``), the service's stub and server
+handlers (``service``), the bfrt.json name resolver
 (``info``) and a client (``client``) for bf_switchd, the Tofino model or the softswitch."""

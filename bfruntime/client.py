@@ -32,9 +32,9 @@ import grpc
 from google.rpc import code_pb2, status_pb2
 
 from bfruntime import bfruntime_pb2 as pb
-from bfruntime import bfruntime_pb2_grpc as pb_grpc
 from bfruntime.info import (ActionInfo, BfrtInfo, DataFieldInfo, SchemaError, TableInfo,
                             decode_int, encode_int)
+from bfruntime.service import BfRuntimeStub
 
 U = pb.Update
 ALL_PIPES = 0xFFFF
@@ -112,7 +112,7 @@ class BfRuntimeClient:
         self.channel = grpc.insecure_channel(address, options=[
             ("grpc.max_send_message_length", 1 << 30),
             ("grpc.max_receive_message_length", 1 << 30)])
-        self.stub = pb_grpc.BfRuntimeStub(self.channel)
+        self.stub = BfRuntimeStub(self.channel)
         try:
             self._connect(retries)
             if subscribe:

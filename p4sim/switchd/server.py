@@ -32,6 +32,7 @@ from google.rpc import code_pb2, status_pb2
 from grpc_status import rpc_status
 
 from bfruntime import bfruntime_pb2 as pb
+from bfruntime.service import generic_handler
 
 from .bfrt_schema import dumps
 from .device import DeviceError, SoftDevice
@@ -39,9 +40,6 @@ from .device import DeviceError, SoftDevice
 log = logging.getLogger("p4sim.switchd")
 
 READ_CHUNK = 1000   # entities per ReadResponse
-SERVICE = "bfrt_proto.BfRuntime"
-
-
 class _Malformed:
     """Stands in for a request that did not parse, so the handler can say so."""
 
@@ -94,27 +92,7 @@ class BfRuntimeServer:
                                    options=[("grpc.so_reuseport", 0),
                                             ("grpc.max_send_message_length", 1 << 30),
                                             ("grpc.max_receive_message_length", 1 << 30)])
-        handlers = {
-            "Write": grpc.unary_unary_rpc_method_handler(
-                self.Write, request_deserializer=_parser(pb.WriteRequest),
-                response_serializer=pb.WriteResponse.SerializeToString),
-            "Read": grpc.unary_stream_rpc_method_handler(
-                self.Read, request_deserializer=_parser(pb.ReadRequest),
-                response_serializer=pb.ReadResponse.SerializeToString),
-            "SetForwardingPipelineConfig": grpc.unary_unary_rpc_method_handler(
-                self.SetForwardingPipelineConfig,
-                request_deserializer=_parser(pb.SetForwardingPipelineConfigRequest),
-                response_serializer=pb.SetForwardingPipelineConfigResponse.SerializeToString),
-            "GetForwardingPipelineConfig": grpc.unary_unary_rpc_method_handler(
-                self.GetForwardingPipelineConfig,
-                request_deserializer=_parser(pb.GetForwardingPipelineConfigRequest),
-                response_serializer=pb.GetForwardingPipelineConfigResponse.SerializeToString),
-            "StreamChannel": grpc.stream_stream_rpc_method_handler(
-                self.StreamChannel, request_deserializer=_parser(pb.StreamMessageRequest),
-                response_serializer=pb.StreamMessageResponse.SerializeToString),
-        }
-        self._server.add_generic_rpc_handlers(
-            (grpc.method_handlers_generic_handler(SERVICE, handlers),))
+        self._server.add_generic_rpc_handlers((generic_handler(self, _parser),))
         try:
             self.port = self._server.add_insecure_port(address)
         except RuntimeError as e:

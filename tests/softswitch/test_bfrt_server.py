@@ -8,6 +8,7 @@ import pytest
 
 from bfruntime import bfruntime_pb2 as pb
 from bfruntime.client import BfRuntimeClient, BfRuntimeError, to_signed
+from bfruntime.service import BfRuntimeStub
 from softswitch_helpers import eth, serving
 
 
@@ -162,7 +163,7 @@ def test_one_client_binds_and_a_disconnect_releases_the_binding(l2):
 def test_unbound_client_without_program_name_is_refused(l2):
     addr = l2[0]
     ch = grpc.insecure_channel(addr)
-    stub = __import__("bfruntime.bfruntime_pb2_grpc", fromlist=["x"]).BfRuntimeStub(ch)
+    stub = BfRuntimeStub(ch)
     with pytest.raises(grpc.RpcError) as ei:
         list(stub.Read(pb.ReadRequest(client_id=9), timeout=5))
     assert ei.value.code() == grpc.StatusCode.FAILED_PRECONDITION

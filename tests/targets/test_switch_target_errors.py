@@ -14,7 +14,7 @@ import grpc
 import pytest
 
 import p4sim
-from bfruntime import bfruntime_pb2_grpc as pb_grpc
+from bfruntime.service import generic_handler
 from bfruntime.client import BfRuntimeClient
 from bfruntime.info import BfrtInfo
 from fixtures.corpus import trace_files
@@ -149,7 +149,7 @@ def test_a_second_client_already_bound(tmp_path, atp_program, client_id, refused
                 target.close()
 
 
-class _Stalling(pb_grpc.BfRuntimeServicer):
+class _Stalling:
     """Answers nothing in time."""
 
     def GetForwardingPipelineConfig(self, request, context):
@@ -159,7 +159,7 @@ class _Stalling(pb_grpc.BfRuntimeServicer):
 
 def test_a_server_past_its_deadline_says_raise_timeout(tmp_path):
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=2))
-    pb_grpc.add_BfRuntimeServicer_to_server(_Stalling(), server)
+    server.add_generic_rpc_handlers((generic_handler(_Stalling()),))
     port = server.add_insecure_port("127.0.0.1:0")
     server.start()
     try:
