@@ -41,6 +41,17 @@ def server():
     srv.stop(0)
 
 
+@pytest.fixture
+def wrong_program():
+    """A BfRuntime server on loopback binding another program (l2_forward) under the
+    name 'p4ml': the name matches the testbed, the tables do not match the map."""
+    srv = BfRuntimeServer(SoftDevice(p4sim.compile_file(str(L2_FORWARD)), "p4ml", None),
+                          "127.0.0.1:0")
+    srv.start()
+    yield srv.port
+    srv.stop(0)
+
+
 def _bed(tmp_path, addr: str, extra: str = "", program: str | None = None):
     program = program if program is not None else (
         f"program:\n  name: p4ml\n  names: {DEFAULT_MAP}\n  loopback_port: 68\n")
@@ -72,19 +83,14 @@ def test_the_release_program_probes_clean_and_declares_what_it_lacks(tmp_path, s
         target.close()
 
 
-def test_a_program_that_does_not_match_the_map_is_refused_naming_what_is_missing(tmp_path):
-    srv = BfRuntimeServer(SoftDevice(p4sim.compile_file(str(L2_FORWARD)), "p4ml", None),
-                          "127.0.0.1:0")
-    srv.start()
-    try:
-        path, bed = _bed(tmp_path, f"127.0.0.1:{srv.port}")
-        with pytest.raises(TargetUnavailable) as info:
-            open_target("tofino-model", bed)
-    finally:
-        srv.stop(0)
+def test_a_program_that_does_not_match_the_map_is_refused_naming_what_is_missing(
+        tmp_path, wrong_program):
+    path, bed = _bed(tmp_path, f"127.0.0.1:{wrong_program}")
+    with pytest.raises(TargetUnavailable) as info:
+        open_target("tofino-model", bed)
     reason = info.value.reason
     assert reason.startswith(
-        f"wrong program bound: 'p4ml' at 127.0.0.1:{srv.port} does not match the name map "
+        f"wrong program bound: 'p4ml' at 127.0.0.1:{wrong_program} does not match the name map "
         f"{DEFAULT_MAP} of the release's p4ml.p4: its bfrt.json lacks table pipe.forward, "
         f"table pipe.outPort_table"), reason
     assert reason.endswith(f"(testbed {path}, key 'p4_name'; start run_switchd.sh -p p4ml "
@@ -161,15 +167,10 @@ def test_a_bad_program_section_is_one_line_naming_file_key_and_fix(tmp_path, pro
     assert str(info.value) == f"{path}" + message.replace("{dir}", str(tmp_path))
 
 
-def test_the_command_line_says_the_program_does_not_match_without_traceback(tmp_path):
-    srv = BfRuntimeServer(SoftDevice(p4sim.compile_file(str(L2_FORWARD)), "p4ml", None),
-                          "127.0.0.1:0")
-    srv.start()
-    try:
-        path, _ = _bed(tmp_path, f"127.0.0.1:{srv.port}")
-        code, out = run_on_tofino_model("--profile=atp-release", f"--testbed={path}")
-    finally:
-        srv.stop(0)
+def test_the_command_line_says_the_program_does_not_match_without_traceback(
+        tmp_path, wrong_program):
+    path, _ = _bed(tmp_path, f"127.0.0.1:{wrong_program}")
+    code, out = run_on_tofino_model("--profile=atp-release", f"--testbed={path}")
     assert code == 4, out
     lines = [line for line in out.splitlines() if "does not match the name map" in line]
     assert len(lines) == 1 and lines[0].startswith(
