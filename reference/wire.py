@@ -238,6 +238,22 @@ def ethertype_of(frame: bytes) -> int:
     return (frame[12] << 8) | frame[13]
 
 
+# where agtr sits in a frame, by ethertype: after Ethernet, IPv4 (and the shim), at
+# bitmap(4) fan_in(1) flags(1) app_id(2) seq(2)
+_AGTR_AT = {ETHERTYPE_ATP: ETH_LEN + IPV4_LEN + 10,
+            ETHERTYPE_ATP_TWO_LEVEL: ETH_LEN + IPV4_LEN + SHIM_LEN + 10}
+
+
+def agtr_of(frame: bytes) -> int | None:
+    """The aggregator index an ATP frame names, read in place: callers that need it for
+    every frame (lockstep register reads, occupancy) skip a whole decode. None for
+    another ethertype or a frame too short to hold the field."""
+    at = _AGTR_AT.get(ethertype_of(frame))
+    if at is None or len(frame) < at + 2:
+        return None
+    return frame[at] << 8 | frame[at + 1]
+
+
 def decode(frame: bytes) -> AtpPacket:
     """Decode an ATP frame (ethertype 0x0700 or 0x0701); raise WireError otherwise."""
     size = len(frame)

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from reference_helpers import ACK, COLLISION, DATA_INDEX, ECN, OVERFLOW, RESEND, parse
 from reference.wire import (
-    AtpPacket, Shim, WireError, decode, default_ipv4, encode, with_ipv4_ecn,
+    AtpPacket, Shim, WireError, agtr_of, decode, default_ipv4, encode, with_ipv4_ecn,
 )
 
 DST = bytes.fromhex("0a0b0c0d0e0f")
@@ -281,3 +281,16 @@ def test_scapy_layers_decode_fast_codec_frames(fields):
     else:
         assert ATPShim not in pkt
     assert bytes(pkt) == data
+
+
+@pytest.mark.rule("2")
+@given(st.integers(0, 0xFFFF), st.integers(0, 0xFFFF), st.booleans())
+def test_agtr_of_reads_agtr_in_place(agtr, seq, two_level):
+    """The in-place read the per-frame callers use gives what decode() gives, with the
+    shim or without; another ethertype or a short frame has none."""
+    shim = bytes(8) if two_level else b""
+    frame = hand_frame(ethertype=0x0701 if two_level else 0x0700, shim_bytes=shim,
+                       agtr=agtr, seq=seq, agtr2=agtr ^ 0xFFFF)
+    assert agtr_of(frame) == decode(frame).agtr == agtr
+    assert agtr_of(frame[:14 + 20 + len(shim) + 11]) is None
+    assert agtr_of(frame[:12] + b"\x08\x00" + frame[14:]) is None
