@@ -54,9 +54,13 @@ constraints: $(VENV)/.installed
 		| sed 's/$$/ ; python_version >= "3.11"/'; } > constraints.txt.new
 	mv constraints.txt.new constraints.txt
 
+# everything a run writes (keep in step with .gitignore; tests/reports/test_output_folders.py)
+RUN_OUTPUTS := reports/allure-results reports/allure-results-release \
+	reports/allure-results-host-stack reports/allure-report reports/artifacts \
+	reports/summary.json
+
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis reports/allure-results reports/allure-report \
-		reports/node_modules reports/summary.json
+	rm -rf $(VENV) .pytest_cache .hypothesis reports/node_modules $(RUN_OUTPUTS)
 
 # Regenerate the checked-in BfRuntime messages (bfruntime/bfruntime_pb2.py) from
 # bfruntime/bfruntime.proto; google/rpc/status.proto comes from googleapis-common-protos.

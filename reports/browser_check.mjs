@@ -18,6 +18,25 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 
 const TREE_WAIT_MS = 45000;
+const TEXT_WAIT_MS = 60000;
+const POLL_MS = 250;
+
+// Whether text becomes visible in the page or any of its frames (allure renders a test's
+// description in an iframe) within timeoutMs: every frame is polled together, so a text
+// that lives in a frame is found as soon as it is drawn, not after a wait on the main
+// page has run out.
+async function visibleInAnyFrame(page, text, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    for (const frame of page.frames()) {
+      if (await frame.getByText(text, { exact: false }).first().isVisible().catch(() => false)) {
+        return true;
+      }
+    }
+    if (Date.now() >= deadline) return false;
+    await page.waitForTimeout(POLL_MS);
+  }
+}
 
 // The report's own id for the test named testName (allure 3 keeps them in test-results.json).
 function testId(index, testName) {
@@ -64,23 +83,7 @@ try {
     await page.goto(`${pathToFileURL(index).href}#${id}`, { waitUntil: "load", timeout: 120000 });
   }
   const found = {};
-  for (const text of texts) {
-    const locator = page.getByText(text, { exact: false }).first();
-    try {
-      await locator.waitFor({ state: "visible", timeout: 60000 });
-      found[text] = true;
-    } catch {
-      // the description may be rendered inside an iframe
-      let inFrame = false;
-      for (const frame of page.frames()) {
-        if (await frame.getByText(text, { exact: false }).first().isVisible().catch(() => false)) {
-          inFrame = true;
-          break;
-        }
-      }
-      found[text] = inFrame;
-    }
-  }
+  for (const text of texts) found[text] = await visibleInAnyFrame(page, text, TEXT_WAIT_MS);
   const first = texts[0] ? page.getByText(texts[0], { exact: false }).first() : null;
   if (first && (await first.isVisible().catch(() => false))) {
     await first.evaluate((node) => node.scrollIntoView({ block: "start" }));

@@ -71,3 +71,26 @@ def test_sections_registered_by_other_modules(tmp_path):
     summary = json.loads((tmp_path / "reports" / "summary.json").read_text())
     assert summary["sections"]["checks"] == {"total": 5}
     assert "5 checks ran" in result.output
+
+
+def test_every_skip_reason_is_printed_not_only_the_commonest(tmp_path):
+    source = "import pytest\n" + "".join(
+        f"def test_skip{i}(target):\n    pytest.skip('reason number {i}')\n"
+        for i in range(5))
+    result = run_suite(tmp_path, source)
+    assert result.outcomes == {"skipped": 5}, result.output
+    for i in range(5):
+        assert f"1 x reason number {i}" in result.output
+
+
+def test_host_stack_tests_are_counted_under_their_property(tmp_path):
+    """A host-stack test takes ``fabric`` (the switch its processes are cabled to), not
+    ``target``: it still belongs to the summary and the report's tree."""
+    source = ("import pytest\n"
+              "@pytest.fixture\n"
+              "def fabric():\n    return 'bridge'\n"
+              "def test_processes(fabric):\n    assert fabric == 'bridge'\n")
+    result = run_suite(tmp_path, source)
+    assert result.outcomes == {"passed": 1}, result.output
+    summary = json.loads((tmp_path / "reports" / "summary.json").read_text())
+    assert summary["properties"]["demo"]["passed"] == 1
