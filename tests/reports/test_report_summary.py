@@ -94,3 +94,22 @@ def test_host_stack_tests_are_counted_under_their_property(tmp_path):
     assert result.outcomes == {"passed": 1}, result.output
     summary = json.loads((tmp_path / "reports" / "summary.json").read_text())
     assert summary["properties"]["demo"]["passed"] == 1
+
+
+def test_a_host_rule_failure_is_reported_under_the_host_rules(tmp_path):
+    """Caught inside another property's module, a broken host rule is still the hosts'
+    failure: the summary and the per-property checks file it under host_rules."""
+    source = ("from fixtures.host_rules import HostRuleViolation\n"
+              "def test_hosts_break_aimd(target):\n"
+              "    raise HostRuleViolation('worker w0 grew its window after a mark', "
+              "'7.aimd')\n"
+              "def test_switch_fine(target):\n    pass\n")
+    result = run_suite(tmp_path, source)
+    assert result.outcomes == {"failed": 1, "passed": 1}, result.output
+    summary = json.loads((tmp_path / "reports" / "summary.json").read_text())
+    assert summary["properties"]["host_rules"]["failed"] == 1
+    assert summary["properties"]["demo"] == {**summary["properties"]["demo"],
+                                             "passed": 1, "failed": 0}
+    checks = summary["sections"]["checks on the target"]
+    assert list(checks["host_rules"]["failures"].values()) == [["test_hosts_break_aimd"]]
+    assert checks["demo"]["failures"] == {}
