@@ -9,7 +9,7 @@ PYTEST_ARGS ?=
 ALLURE_RESULTS ?= reports/allure-results
 ALLURE_REPORT ?= reports/allure-report
 
-.PHONY: conformance test bench demo report report-deps constraints clean bfruntime-stubs
+.PHONY: conformance test bench demo report report-deps constraints clean bfruntime-stubs verbs-emu atp-release
 
 # versions pinned by constraints.txt (regenerate with `make constraints`)
 $(VENV)/.installed: pyproject.toml constraints.txt
@@ -30,6 +30,15 @@ bench: $(VENV)/.installed
 	$(PY) benchmarks/p4src_target.py
 	$(PY) benchmarks/softswitch.py
 	$(PY) benchmarks/host_stack.py
+
+# the verbs emulation (verbs_emu/: libibverbs over AF_PACKET) and the ATP release's worker
+# and PS built against it by the release's own Makefiles (source: $ATP_RELEASE_SRC or
+# ../shared/tools/atp-release/src); see verbs_emu/README.md
+verbs-emu:
+	$(MAKE) -C verbs_emu
+
+atp-release: $(VENV)/.installed
+	$(PY) -m host_stack.release_build
 
 # ATP training over veths and network namespaces (needs root); see host_stack/demo.py
 demo: $(VENV)/.installed
@@ -60,7 +69,8 @@ RUN_OUTPUTS := reports/allure-results reports/allure-results-release \
 	reports/summary.json
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis reports/node_modules $(RUN_OUTPUTS)
+	rm -rf $(VENV) .pytest_cache .hypothesis reports/node_modules $(RUN_OUTPUTS) \
+		verbs_emu/build build/atp-release
 
 # Regenerate the checked-in BfRuntime messages (bfruntime/bfruntime_pb2.py) from
 # bfruntime/bfruntime.proto; google/rpc/status.proto comes from googleapis-common-protos.
