@@ -80,9 +80,10 @@ def _digest(source: Path) -> str:
         if path.is_file() and path.suffix in {".cc", ".h", ""}:
             h.update(str(path.relative_to(source)).encode())
             h.update(path.read_bytes())
-    for path in sorted(EMU_DIR.rglob("*")):
-        if path.is_file() and "build" not in path.relative_to(EMU_DIR).parts:
-            h.update(path.read_bytes())
+    for part in ("include", "toolchain"):  # what the build sees (the library is linked at run time)
+        for path in sorted((EMU_DIR / part).rglob("*")):
+            if path.is_file():
+                h.update(path.read_bytes())
     return h.hexdigest()[:12]
 
 
