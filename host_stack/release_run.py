@@ -70,10 +70,24 @@ def _stop(proc: subprocess.Popen, grace_s: float = 5.0) -> bool:
         return False
 
 
+def _start_capture(bed: Testbed, hosts, workdir: Path) -> subprocess.Popen:
+    argv = [sys.executable, "-m", CAPTURE_MODULE, "--dir", str(workdir / "pcap")]
+    for host in hosts:
+        argv += ["--iface", bed.port(host)]
+    proc = bed.popen("fabric", argv, workdir / "capture.log")
+    deadline = time.monotonic() + 15
+    while not (workdir / "pcap" / "ready").exists():
+        if time.monotonic() > deadline or proc.poll() is not None:
+            raise ReleaseRunError(f"the capture did not start; see {workdir}/capture.log")
+        time.sleep(0.05)
+    return proc
+
+
 def run_release(binaries: ReleaseBinaries, workdir: Path, *, workers: int = 1, loops: int = 1,
-                duration_s: float = 20.0) -> ReleaseRun:
+                duration_s: float = 20.0, capture: bool = True) -> ReleaseRun:
     """One PS and ``workers`` workers (``-l loops``) for at most ``duration_s`` after
-    the PS listens; frames captured at every port (``workdir/pcap/<port>.pcap``)."""
+    the PS listens; with ``capture``, frames captured at every port
+    (``workdir/pcap/<port>.pcap``)."""
     workdir = Path(workdir)
     shutil.rmtree(workdir / "pcap", ignore_errors=True)
     workdir.mkdir(parents=True, exist_ok=True)
@@ -84,15 +98,7 @@ def run_release(binaries: ReleaseBinaries, workdir: Path, *, workers: int = 1, l
     with Testbed(hosts, bridge=True, tag="atprel") as bed:
         for host in hosts:
             bed.run(host, ["sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1"])
-        argv = [sys.executable, "-m", CAPTURE_MODULE, "--dir", str(workdir / "pcap")]
-        for host in hosts:
-            argv += ["--iface", bed.port(host)]
-        capture = bed.popen("fabric", argv, workdir / "capture.log")
-        deadline = time.monotonic() + 15
-        while not (workdir / "pcap" / "ready").exists():
-            if time.monotonic() > deadline or capture.poll() is not None:
-                raise ReleaseRunError(f"the capture did not start; see {workdir}/capture.log")
-            time.sleep(0.05)
+        capturing = _start_capture(bed, hosts, workdir) if capture else None
         started = time.monotonic()
         ps_log = workdir / "ps.log"
         ps = bed.popen("ps", [*niced, str(binaries.ps), str(APP_ID)], ps_log, env=env)
@@ -120,7 +126,8 @@ def run_release(binaries: ReleaseBinaries, workdir: Path, *, workers: int = 1, l
         for name, proc in [*procs.items(), ("ps", ps)]:
             if not _stop(proc):
                 run.left_running.append(name)
-        _stop(capture)
+        if capturing is not None:
+            _stop(capturing)
         run.pcaps = {h: workdir / "pcap" / f"{bed.port(h)}.pcap" for h in hosts}
     run.pcaps = {h: p for h, p in run.pcaps.items() if p.exists()}
     return run
