@@ -32,6 +32,8 @@ APP_ID = 1
 PS_THREADS = 12
 PS_START_TIMEOUT_S = 120.0    # the PS zeroes ~2.6 GB of tensors before it listens
 NICE = 10
+# util-linux: SIGKILL the process when its parent (this Python process) dies
+_DIES_WITH_US = ["setpriv", "--pdeathsig", "KILL"] if shutil.which("setpriv") else []
 
 
 class ReleaseRunError(RuntimeError):
@@ -94,7 +96,9 @@ def run_release(binaries: ReleaseBinaries, workdir: Path, *, workers: int = 1, l
     hosts = {"ps": _host_mac(0), **{f"w{i}": _host_mac(i + 1) for i in range(workers)}}
     run = ReleaseRun(workdir)
     env = dict(os.environ, ATP_VERBS_EMU_IFACE="eth0")
-    niced = ["nice", "-n", str(NICE), "stdbuf", "-oL"]   # line-buffered: logs survive SIGTERM
+    # killed with the run (they busy-poll and the PS never exits on its own), niced,
+    # line-buffered (their logs survive SIGTERM)
+    niced = [*_DIES_WITH_US, "nice", "-n", str(NICE), "stdbuf", "-oL"]
     with Testbed(hosts, bridge=True, tag="atprel") as bed:
         for host in hosts:
             bed.run(host, ["sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1"])
