@@ -435,7 +435,9 @@ class BfRuntimeClient:
 
     def entry_get(self, table: str, key: Mapping[str, Any] | None = None,
                   priority: int | None = None, *, from_hw: bool = True) -> list[TableEntry]:
-        """The entry with ``key``, or every entry of the table when ``key`` is None."""
+        """The entry with ``key``, or every entry of the table when ``key`` is None (a
+        read-all also answers the default entry, which is left out here as the SDE
+        client leaves it out; ``default_entry_get`` reads it)."""
         t = self.table(table)
         ent = pb.Entity()
         te = ent.table_entry
@@ -444,7 +446,8 @@ class BfRuntimeClient:
         if key is not None:
             self._key(t, key, priority, te.key)
         return [self._entry_of(t, e.table_entry)
-                for e in self.read([ent], f"entry_get on {t.name}")]
+                for e in self.read([ent], f"entry_get on {t.name}")
+                if not e.table_entry.is_default_entry]
 
     def default_entry_get(self, table: str) -> TableEntry:
         t = self.table(table)
