@@ -43,15 +43,13 @@ def ptf_command(test_dir: Path, sde_python: Path, interfaces: dict[int, str],
 
 
 def run_ptf(program: Path, p4_name: str, test_dir: Path, sde_python: Path, work: Path,
-            ports: tuple[int, ...] = (1, 2, 3), switchd_args: list[str] | None = None
-            ) -> PtfResult:
+            ports: tuple[int, ...] = (1, 2, 3)) -> PtfResult:
     """``program`` on a softswitch with ``ports``, and ptf over ``test_dir``; everything
     started is gone when this returns (or raises)."""
     with VethPairs(len(ports), tag="sdeptf") as veths:
         switch_side = dict(zip(ports, veths.switch))
         ptf_side = dict(zip(ports, veths.peer))
-        with SwitchdProcess(program, switch_side, p4_name=p4_name,
-                            extra_args=switchd_args) as sd:
+        with SwitchdProcess(program, switch_side, p4_name=p4_name) as sd:
             cmd = ptf_command(test_dir, sde_python, ptf_side, sd.address,
                               work / f"{p4_name}-ptf.log")
             r = subprocess.run(cmd, capture_output=True, text=True, timeout=PTF_TIMEOUT_S,

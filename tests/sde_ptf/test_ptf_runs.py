@@ -20,9 +20,10 @@ from bf_p4c_finder import find_bf_p4c  # noqa: E402
 
 PTF_DIR = Path(__file__).resolve().parent / "ptf"
 OWN_PROGRAMS = ("exact_mcast", "register_counter")
-# (program, p4 name, test dir, switchd args)
-RUNS = {name: (PTF_DIR / name / f"{name}.p4", name, PTF_DIR / name, []) for name in OWN_PROGRAMS}
-EXPECTED_TESTS = {"exact_mcast": 2, "register_counter": 1}   # runTest classes
+# name: (program, its PTF test directory); the program's p4 name is the key
+RUNS = {name: (PTF_DIR / name / f"{name}.p4", PTF_DIR / name) for name in OWN_PROGRAMS}
+RUNS["atp"] = (REPO / "p4src" / "atp.p4", PTF_DIR / "atp")
+EXPECTED_TESTS = {"exact_mcast": 2, "register_counter": 1, "atp": 1}   # runTest classes
 
 pytestmark = pytest.mark.xdist_group("softswitch-veth")
 
@@ -31,9 +32,9 @@ pytestmark = pytest.mark.xdist_group("softswitch-veth")
 def test_sde_ptf_tests_pass_on_the_softswitch(name, sde_python, tmp_path):
     if os.geteuid() != 0:
         pytest.skip("PTF and the softswitch need root (veth pairs, raw sockets)")
-    program, p4_name, test_dir, args = RUNS[name]
+    program, test_dir = RUNS[name]
     try:
-        r = run_ptf(program, p4_name, test_dir, sde_python, tmp_path, switchd_args=args)
+        r = run_ptf(program, name, test_dir, sde_python, tmp_path)
     except LaunchError as e:
         pytest.skip(f"cannot start a softswitch on veth pairs here: {e}")
     tail = "\n".join(r.output.splitlines()[-60:])
