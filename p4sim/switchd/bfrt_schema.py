@@ -243,8 +243,12 @@ def fixed_schema(nports: int = 512) -> dict:
             _singleton(2, "$FEC", {"type": "string"}),
             _singleton(4, "$PORT_ENABLE", {"type": "bool", "default_value": False}),
             # PM_AN_DEFAULT / PM_AN_FORCE_ENABLE / PM_AN_FORCE_DISABLE (stored, no effect
-            # on a veth); the id is ours, not checked against the SDE's port table
+            # on a veth)
             _singleton(5, "$AUTO_NEGOTIATION", {"type": "string"}),
+            # BF_LPBK_NONE only: an interface cannot be put in MAC loopback from here
+            _singleton(6, "$LOOPBACK_MODE", {"type": "string"}),
+            _singleton(21, "$IS_VALID", {"type": "bool"}, read_only=True),
+            _singleton(22, "$IS_INTERNAL", {"type": "bool"}, read_only=True),
             _singleton(25, "$PORT_UP", {"type": "bool"}, read_only=True),
             _singleton(26, "$PORT_NAME", {"type": "string"}, read_only=True),
         ],

@@ -802,6 +802,10 @@ class SoftDevice:
             st.enabled = False
             return
         f = self._fixed_fields(t, te)
+        if f.get("$LOOPBACK_MODE", "BF_LPBK_NONE") not in ("", "BF_LPBK_NONE"):
+            raise DeviceError(grpc.StatusCode.UNIMPLEMENTED,
+                              f"$PORT {p}: $LOOPBACK_MODE {f['$LOOPBACK_MODE']} is not "
+                              f"available on a software port ({st.ifname}); only BF_LPBK_NONE")
         st.speed = f.get("$SPEED", st.speed) or st.speed
         st.fec = f.get("$FEC", st.fec) or st.fec
         st.autoneg = f.get("$AUTO_NEGOTIATION", st.autoneg) or st.autoneg
@@ -818,6 +822,9 @@ class SoftDevice:
             d = ent.table_entry.data.fields
             for name, kind, v in (("$SPEED", "str_val", st.speed), ("$FEC", "str_val", st.fec),
                                   ("$AUTO_NEGOTIATION", "str_val", st.autoneg),
+                                  ("$LOOPBACK_MODE", "str_val", "BF_LPBK_NONE"),
+                                  ("$IS_VALID", "bool_val", True),
+                                  ("$IS_INTERNAL", "bool_val", False),
                                   ("$PORT_ENABLE", "bool_val", st.enabled),
                                   ("$PORT_UP", "bool_val", st.up),
                                   ("$PORT_NAME", "str_val", st.ifname)):

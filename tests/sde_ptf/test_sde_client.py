@@ -3,13 +3,9 @@ fixed tables, attributes, operations and error paths as bf_switchd's server sour
 them (../shared/tools/sde-python/bf_switchd-reference/bf_rt_server_impl.cpp)."""
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "softswitch"))
-from softswitch_helpers import serving  # noqa: E402
+from softswitch_helpers import serving
 
 ALL_PIPES = 0xFFFF
 
