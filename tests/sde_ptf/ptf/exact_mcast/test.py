@@ -19,14 +19,22 @@ def ports():
     return sorted(p for (_dev, p) in config["port_map"])
 
 
-class ExactMatchTest(BfRuntimeTest):
-    """An entry per destination MAC sends the frame to its port; a miss drops it."""
+class ForwardTableTest(BfRuntimeTest):
+    """Binds exact_mcast and finds its forward table (no runTest: ptf does not run it)."""
 
     def setUp(self):
         BfRuntimeTest.setUp(self, 0, P4_NAME)
         self.target = gc.Target(device_id=0, pipe_id=0xffff)
         self.forward = self.bfrt_info.table_get("SwitchIngress.forward")
         self.forward.info.key_field_annotation_add("hdr.ethernet.dst_addr", "mac")
+
+    def tearDown(self):
+        self.forward.entry_del(self.target)
+        BfRuntimeTest.tearDown(self)
+
+
+class ExactMatchTest(ForwardTableTest):
+    """An entry per destination MAC sends the frame to its port; a miss drops it."""
 
     def runTest(self):
         assert self.dev_configuration.num_pipes == 1
@@ -51,19 +59,12 @@ class ExactMatchTest(BfRuntimeTest):
         send_packet(self, ingress, miss)
         verify_no_other_packets(self)
 
-    def tearDown(self):
-        self.forward.entry_del(self.target)
-        BfRuntimeTest.tearDown(self)
 
-
-class MulticastTest(BfRuntimeTest):
+class MulticastTest(ForwardTableTest):
     """A flood entry replicates the frame to every port of its multicast group's nodes."""
 
     def setUp(self):
-        BfRuntimeTest.setUp(self, 0, P4_NAME)
-        self.target = gc.Target(device_id=0, pipe_id=0xffff)
-        self.forward = self.bfrt_info.table_get("SwitchIngress.forward")
-        self.forward.info.key_field_annotation_add("hdr.ethernet.dst_addr", "mac")
+        ForwardTableTest.setUp(self)
         self.node = self.bfrt_info.table_get("$pre.node")
         self.mgid = self.bfrt_info.table_get("$pre.mgid")
 
@@ -99,7 +100,6 @@ class MulticastTest(BfRuntimeTest):
         assert data.to_dict()["$MULTICAST_NODE_ID"] == [1]
 
     def tearDown(self):
-        self.forward.entry_del(self.target)
         self.mgid.entry_del(self.target)
         self.node.entry_del(self.target)
-        BfRuntimeTest.tearDown(self)
+        ForwardTableTest.tearDown(self)
