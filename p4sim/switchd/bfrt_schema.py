@@ -25,7 +25,7 @@ bf-p4c would say for the same program. Where the format comes from:
 The schema does not lie: every attribute a table lists (``EntryScope`` on match tables,
 ``port_status_notif_cb`` on ``$PORT``) and every operation (``Sync`` on registers and
 counters, ``SyncCounters`` on a table with a direct counter) is served
-(``p4sim/switchd/device.py``, ``server.py``).
+(``p4sim/switchd/attributes.py``, ``server.py``).
 
 Not written (the softswitch has nothing behind them): bf-p4c's internal tables
 (``pipe.snapshot.*``, ``tbl_dbg_counter``, ``pipe.<Parser>.$PORT_METADATA``) and learn

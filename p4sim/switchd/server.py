@@ -58,8 +58,8 @@ class _Errors:
     def __init__(self):
         self.outcomes: list[pb.Error] = []
 
-    def add(self, code: int = code_pb2.OK, message: str = "", *, detail: int = 0) -> None:
-        self.outcomes.append(pb.Error(canonical_code=code, message=message, code=detail))
+    def add(self, code: int = code_pb2.OK, message: str = "") -> None:
+        self.outcomes.append(pb.Error(canonical_code=code, message=message))
 
     def status(self, what: str) -> status_pb2.Status | None:
         """UNKNOWN with the packed errors, or None when every entity succeeded."""
@@ -89,19 +89,17 @@ def _metadata_flag(context, name: str) -> bool:
     return False
 
 
-def _run(step, errors: _Errors, what: str) -> bool:
-    """``step()`` with its failure recorded in ``errors``; True if it succeeded."""
+def _run(step, errors: _Errors, what: str) -> None:
+    """``step()`` with its outcome recorded in ``errors``."""
     try:
         step()
     except DeviceError as e:
         errors.add(e.code.value[0], e.message)
-        return False
     except Exception as e:   # a defect here must not take the daemon down
         log.exception("internal error on %s", what)
         errors.add(code_pb2.INTERNAL, f"internal error: {type(e).__name__}: {e}")
-        return False
-    errors.add()
-    return True
+    else:
+        errors.add()
 
 
 class _Malformed:
