@@ -19,6 +19,9 @@ Behaviour follows bf_switchd's server where a client can observe it:
   response's ``status`` instead (a Read then ends OK; a Write still ends UNKNOWN when
   an update failed), and ``ignore_not_found: 1`` makes a Write's DELETE of a missing
   entry a success whose ``Error.code`` says NOT_FOUND;
+- a table entry's target (``entry_tgt``, else the request's) names pipe 0 or all pipes
+  (0xffff); another pipe is INVALID_ARGUMENT for that entity, since the softswitch is
+  one pipe (``device.py``);
 - the ``port_status_notify`` attribute of ``$PORT`` switches a subscribed client's
   port-status notifications on or off (INVALID_ARGUMENT if it did not subscribe to
   them);
@@ -87,6 +90,20 @@ def _metadata_flag(context, name: str) -> bool:
             except (TypeError, ValueError):
                 return False
     return False
+
+
+ALL_PIPES = 0xFFFF
+
+
+def _check_pipe(target: pb.TargetDevice, ent: pb.Entity) -> None:
+    """A table entry names pipe 0 or all pipes (its ``entry_tgt``, else the request's
+    target): the softswitch is one pipe, as its device_configuration says."""
+    te = ent.table_entry
+    pipe = (te.entry_tgt if te.HasField("entry_tgt") else target).pipe_id
+    if ent.WhichOneof("entity") == "table_entry" and pipe not in (0, ALL_PIPES):
+        raise DeviceError(grpc.StatusCode.INVALID_ARGUMENT,
+                          f"pipe_id {pipe}: this softswitch has one pipe; use pipe_id 0 or "
+                          f"0xffff (all pipes)")
 
 
 def _run(step, errors: _Errors, what: str) -> None:
@@ -291,7 +308,7 @@ class BfRuntimeServer:
         ignore_not_found = _metadata_flag(context, "ignore_not_found")
         errors = _Errors()
         for i, upd in enumerate(request.updates):
-            _run(lambda: self._write_one(request.client_id, upd), errors, f"update {i}")
+            _run(lambda: self._write_one(request, upd), errors, f"update {i}")
             last = errors.outcomes[-1]
             if ignore_not_found and upd.type == pb.Update.DELETE and \
                     last.canonical_code == code_pb2.NOT_FOUND:
@@ -304,12 +321,14 @@ class BfRuntimeServer:
             context.abort_with_status(rpc_status.to_status(st))
         return resp
 
-    def _write_one(self, client_id: int, upd: pb.Update) -> None:
+    def _write_one(self, request: pb.WriteRequest, upd: pb.Update) -> None:
         ta = upd.entity.table_attribute
         if upd.entity.WhichOneof("entity") == "table_attribute" and \
                 ta.WhichOneof("attribute") == "port_status_notify":
-            self._port_status_notify(client_id, ta, enable=ta.port_status_notify.enable)
+            self._port_status_notify(request.client_id, ta,
+                                     enable=ta.port_status_notify.enable)
             return
+        _check_pipe(request.target, upd.entity)
         self.device.write(upd)
 
     def _port_status_notify(self, client_id: int, ta: pb.TableAttribute,
@@ -342,7 +361,7 @@ class BfRuntimeServer:
         errors = _Errors()
         found: list[pb.Entity] = []
         for i, ent in enumerate(request.entities):
-            _run(lambda: found.extend(self._read_one(request.client_id, ent)), errors,
+            _run(lambda: found.extend(self._read_one(request, ent)), errors,
                  f"read entity {i}")
         for start in range(0, max(len(found), 1), READ_CHUNK):
             resp = pb.ReadResponse()
@@ -354,11 +373,12 @@ class BfRuntimeServer:
         if st is not None:
             context.abort_with_status(rpc_status.to_status(st))
 
-    def _read_one(self, client_id: int, ent: pb.Entity) -> list[pb.Entity]:
+    def _read_one(self, request: pb.ReadRequest, ent: pb.Entity) -> list[pb.Entity]:
         ta = ent.table_attribute
         if ent.WhichOneof("entity") == "table_attribute" and \
                 ta.WhichOneof("attribute") == "port_status_notify":
-            return [self._port_status_notify(client_id, ta)]
+            return [self._port_status_notify(request.client_id, ta)]
+        _check_pipe(request.target, ent)
         return self.device.read(ent)
 
     def StreamChannel(self, request_iterator, context):

@@ -42,6 +42,12 @@ def test_device_configuration_says_one_pipe_tofino1(connect):
     d = data.to_dict()
     assert (d["num_pipes"], d["num_stages"], d["num_front_ports"]) == (1, 12, 2)
     assert d["external_port_list"] == [1, 5] and d["recirc_port_list"] == [68]
+    # pipe 0 and all pipes exist; pipe 1 does not
+    fwd = info.table_get("forward")
+    assert list(fwd.entry_get(gc.Target(0, 0))) == []
+    with pytest.raises(gc.BfruntimeReadWriteRpcException) as ei:
+        list(fwd.entry_get(gc.Target(0, 1)))
+    assert ei.value.sub_errors_get()[0][1].canonical_code == 3       # INVALID_ARGUMENT
     family = [n for n in info.table_list_sorted if "device_configuration" in n][0]
     assert family.split(".")[0] == "tf1"
 
