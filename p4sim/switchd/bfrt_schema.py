@@ -18,7 +18,7 @@ bf-p4c would say for the same program. Where the format comes from:
   ``$MATCH_PRIORITY`` key; ``@defaultonly`` / ``@tableonly`` actions are ``DefaultOnly`` /
   ``TableOnly``; const entries give attribute ``ConstTable``.
 - the fixed tables (``$pre.mgid``, ``$pre.node``, ``$PORT``, ``$PORT_STAT``,
-  ``tf1.dev.device_configuration``): names, ids and field ids of the SDE's
+  ``$PORT_STR_INFO``, ``tf1.dev.device_configuration``): names, ids and field ids of the SDE's
   bf_rt_pre_tf1.json / bf_rt_port_tf1.json / bf_rt_dev_tf1.json (open-p4studio,
   bf-drivers); only the fields the softswitch implements are listed.
 
@@ -58,6 +58,7 @@ PRE_MGID_ID = 4278321153
 PRE_NODE_ID = 4278321154
 PORT_TABLE_ID = 4278255617
 PORT_STAT_TABLE_ID = 4278255618
+PORT_STR_INFO_ID = 4278255621
 DEV_CONFIGURATION_ID = 4278583297     # bf_rt_dev_tf1.json
 
 _MATCH_TYPES = {"exact": "Exact", "ternary": "Ternary", "lpm": "LPM", "range": "Range"}
@@ -263,7 +264,16 @@ def fixed_schema(nports: int = 512) -> dict:
             _singleton(33, "$FramesTransmittedOK", {"type": "uint64", "default_value": 0}),
         ],
         "supported_operations": [], "attributes": []}
-    return {"tables": [mgid, node, port, stat, _device_configuration()]}
+    # a port's name -> its device port; a software port's name is its interface's
+    str_info = {
+        "name": "$PORT_STR_INFO", "id": PORT_STR_INFO_ID, "table_type": "PortStrInfo",
+        "size": nports,
+        "key": [dict(_key(1, "$PORT_NAME", "Exact", {"type": "string"}, mandatory=True),
+                     annotations=[{"name": "$bfrt_port_type_class", "value": "port_name"}])],
+        "data": [_singleton(1, "$DEV_PORT", {"type": "uint32"}, read_only=True,
+                            annotations=dev_port_ann)],
+        "supported_operations": [], "attributes": []}
+    return {"tables": [mgid, node, port, stat, str_info, _device_configuration()]}
 
 
 def _device_configuration() -> dict:

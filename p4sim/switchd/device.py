@@ -1,7 +1,8 @@
 """BfRuntime entities applied to a p4sim Switch: the device behind the gRPC server.
 
 Every table the schema names (``bfrt_schema``) has a handler here: match-action tables,
-registers, counters, the PRE (``$pre.mgid``/``$pre.node``) and ``$PORT``. Ids on the
+registers, counters, the PRE (``$pre.mgid``/``$pre.node``), the ``$PORT`` family and
+``device_configuration``. Ids on the
 wire are resolved through the same :class:`bfruntime.info.BfrtInfo` a client uses, so
 server and client cannot disagree about a name.
 
@@ -181,7 +182,8 @@ class SoftDevice:
                    "Counter": self._write_counter, "PreNode": self._write_pre_node,
                    "PreMgid": self._write_pre_mgid, "PortConfigure": self._write_port,
                    "PortStat": self._write_port_stat,
-                   "DevConfigure": self._write_read_only}[t.table_type]
+                   "DevConfigure": self._write_read_only,
+                   "PortStrInfo": self._write_read_only}[t.table_type]
         with self.lock:
             try:
                 handler(t, update.type, te)
@@ -203,7 +205,8 @@ class SoftDevice:
                               "PreNode": self._read_pre_node, "PreMgid": self._read_pre_mgid,
                               "PortConfigure": self._read_port,
                               "PortStat": self._read_port_stat,
-                              "DevConfigure": self._read_dev_config}[t.table_type]
+                              "DevConfigure": self._read_dev_config,
+                              "PortStrInfo": self._read_port_str_info}[t.table_type]
                     return list(reader(t, te))
                 if kind == "table_usage":
                     return [self._read_usage(entity.table_usage)]
@@ -857,6 +860,29 @@ class SoftDevice:
                 f = ent.table_entry.data.fields.add()
                 f.field_id = t.data[name].id
                 f.stream = encode_int(v, 64)
+            yield ent
+
+    def _read_port_str_info(self, t: TableInfo, te: pb.TableEntry):
+        """``$PORT_STR_INFO``: a port's name (its interface's, as ``$PORT_NAME`` says)
+        to its device port."""
+        by_name = {st.ifname: p for p, st in self.ports.items()}
+        names = sorted(by_name)
+        if te.HasField("key") and te.key.fields:
+            kf = te.key.fields[0]
+            name = kf.exact.value.decode("utf-8", "replace")
+            if kf.field_id != t.keys[0].id or name not in by_name:
+                raise DeviceError(grpc.StatusCode.NOT_FOUND,
+                                  f"$PORT_STR_INFO: no port named {name!r}; ports: {names}")
+            names = [name]
+        for name in names:
+            ent = pb.Entity()
+            ent.table_entry.table_id = t.id
+            kf = ent.table_entry.key.fields.add()
+            kf.field_id = t.keys[0].id
+            kf.exact.value = name.encode()
+            f = ent.table_entry.data.fields.add()
+            f.field_id = t.data["$DEV_PORT"].id
+            f.stream = encode_int(by_name[name], 32)
             yield ent
 
     # ------------------------------------------------------------------ device configuration

@@ -66,5 +66,10 @@ def test_port_table_answers_what_the_sde_port_utilities_read(sde_client):
                                [port.make_data([gc.DataTuple("$LOOPBACK_MODE",
                                                              str_val="BF_LPBK_MAC_NEAR")])])
             assert "software port" in ei.value.sub_errors_get()[0][1].message
+            # a port's name is its interface's
+            names = info.table_get("$PORT_STR_INFO")
+            [(data, _)] = list(names.entry_get(
+                tgt, [names.make_key([gc.KeyTuple("$PORT_NAME", d["$PORT_NAME"])])]))
+            assert d["$PORT_NAME"] == "ifa" and data.to_dict()["$DEV_PORT"] == 1
         finally:
             iface.tear_down_stream()
