@@ -55,7 +55,9 @@ def to_signed(value: int, width: int) -> int:
     return value - (1 << width) if value >> (width - 1) & 1 else value
 
 
-def _rpc_error(what: str, e: grpc.RpcError) -> BfRuntimeError:
+def _rpc_error(what: str, e: grpc.RpcError, item: str = "update") -> BfRuntimeError:
+    """The call's failure; an UNKNOWN status carries one ``Error`` per request item (a
+    Write's update, a Read's entity) up to the last failed one, as bf_switchd sends."""
     code = e.code() if hasattr(e, "code") else None
     errors = []
     for k, v in (e.trailing_metadata() or ()) if hasattr(e, "trailing_metadata") else ():
@@ -67,7 +69,7 @@ def _rpc_error(what: str, e: grpc.RpcError) -> BfRuntimeError:
                     errors.append((i, code_pb2.Code.Name(err.canonical_code), err.message))
     details = e.details() if hasattr(e, "details") else str(e)
     if errors:
-        details = "; ".join(f"update {i}: {c}: {m}" for i, c, m in errors)
+        details = "; ".join(f"{item} {i}: {c}: {m}" for i, c, m in errors)
     name = code.name if code is not None else "error"
     return BfRuntimeError(f"{what} failed: {name}: {details}", code, errors)
 
@@ -353,7 +355,7 @@ class BfRuntimeClient:
             return [e for resp in self.stub.Read(req, timeout=self.timeout)
                     for e in resp.entities]
         except grpc.RpcError as e:
-            raise _rpc_error(what, e) from None
+            raise _rpc_error(what, e, "entity") from None
 
     def _update(self, typ, t: TableInfo, key=None, priority=None, action=None, data=None,
                 default=False, flags=None) -> pb.Update:

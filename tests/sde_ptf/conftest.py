@@ -27,5 +27,10 @@ def sde_client(sde_python):
     for p in (str(sde_python), str(sde_python / "p4testutils")):
         if p not in sys.path:
             sys.path.append(p)
-    import bfrt_grpc.client as gc
+    try:
+        import bfrt_grpc.client as gc
+    except TypeError as e:     # protobuf refuses a second, different bfruntime.proto
+        pytest.fail(f"the SDE's bfruntime.proto ({sde_python}/bfrt_grpc) differs from "
+                    f"bfruntime/bfruntime.proto, so both cannot load in one process: {e}; "
+                    f"bring ours up to the SDE's and run make bfruntime-stubs")
     return gc

@@ -96,6 +96,11 @@ def test_write_batch_errors_by_index(connect):
         t.entry_add(tgt, keys, data)
     assert [(i, e.canonical_code) for i, e in ei.value.sub_errors_get()] == [(1, 6)]  # ALREADY_EXISTS
     assert len(list(t.entry_get(tgt))) == 2
+    # error_in_resp with nothing wrong: one OK status per update, no exception
+    t.entry_add(tgt, [t.make_key([gc.KeyTuple("hdr.ethernet.dst_addr", 3)])],
+                [t.make_data([gc.DataTuple("port", 4)], "Ingress.set_port")],
+                metadata=(("error_in_resp", "1"),))
+    assert len(list(t.entry_get(tgt))) == 3
     # ignore_not_found: deleting what is not there is no error
     t.entry_del(tgt, [t.make_key([gc.KeyTuple("hdr.ethernet.dst_addr", 9)])],
                 metadata=(("ignore_not_found", "1"),))
