@@ -9,7 +9,6 @@ server meets is exactly the client a Tofino user runs.
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -41,14 +40,3 @@ def build(dest: Path, root: Path = SDE_PYTHON) -> Path:
                            + " | ".join(tail))
     return dest
 
-
-def env_with(dest: Path) -> dict[str, str]:
-    """The environment of a process that imports ``bfrt_grpc`` and ``p4testutils``
-    (``bfrt_utils`` imports ``misc_utils`` as a top-level module, as the SDE's
-    PYTHONPATH allows, so ``p4testutils`` itself is on the path too)."""
-    env = dict(os.environ)
-    paths = [str(dest), str(dest / "p4testutils"), str(REPO)]
-    if env.get("PYTHONPATH"):
-        paths.append(env["PYTHONPATH"])
-    env["PYTHONPATH"] = os.pathsep.join(paths)
-    return env

@@ -3,8 +3,6 @@ project's control plane configures one ATP job through the SDE client (sde_facad
 gradient frames sent with testutils.send_packet must come out as the aggregate the
 reference switch model computes for the same frames (verify_packet)."""
 
-import logging
-
 import numpy as np
 from ptf import config
 from ptf.testutils import send_packet, verify_no_other_packets, verify_packet
@@ -19,7 +17,6 @@ from reference.switch import SwitchModel
 from reference.wire import AtpPacket, decode, encode
 from sde_facade import SdeFacade
 
-logger = logging.getLogger("Test")
 APP_ID = 1
 
 

@@ -1,8 +1,6 @@
 """PTF tests of exact_mcast.p4, in the SDE's style: BfRuntimeTest, bfrt_grpc, testutils.
 Run by ptf with --test-dir on a switch whose ports are given with --interface."""
 
-import logging
-
 from ptf import config
 from ptf.testutils import simple_eth_packet, send_packet, verify_no_other_packets, \
     verify_packet, verify_packets
@@ -10,7 +8,6 @@ from ptf.testutils import simple_eth_packet, send_packet, verify_no_other_packet
 import bfrt_grpc.client as gc
 from p4testutils.bfruntime_client_base_tests import BfRuntimeTest
 
-logger = logging.getLogger("Test")
 P4_NAME = "exact_mcast"
 
 
