@@ -76,8 +76,9 @@ clean:
 # Regenerate the checked-in BfRuntime messages (bfruntime/bfruntime_pb2.py) from
 # bfruntime/bfruntime.proto; google/rpc/status.proto comes from googleapis-common-protos.
 # The service's stub and server handlers are bfruntime/service.py (no generated servicer).
+# The file is compiled as "bfruntime.proto" (-I bfruntime), the name the SDE's stubs
+# register, so that both sets of stubs load in one process (bfruntime/bfruntime.proto).
 bfruntime-stubs: $(VENV)/.installed
-	$(PY) -m pip install --quiet "grpcio-tools>=1.62"
-	$(PY) -m grpc_tools.protoc -I. \
+	$(PY) -m grpc_tools.protoc -Ibfruntime \
 	  -I"$$($(PY) -c 'import os, google.rpc.status_pb2 as m; print(os.path.dirname(os.path.dirname(os.path.dirname(m.__file__))))')" \
-	  --python_out=. bfruntime/bfruntime.proto
+	  --python_out=bfruntime bfruntime/bfruntime.proto

@@ -55,7 +55,9 @@ def to_signed(value: int, width: int) -> int:
     return value - (1 << width) if value >> (width - 1) & 1 else value
 
 
-def _rpc_error(what: str, e: grpc.RpcError) -> BfRuntimeError:
+def _rpc_error(what: str, e: grpc.RpcError, item: str = "update") -> BfRuntimeError:
+    """The call's failure; an UNKNOWN status carries one ``Error`` per request item (a
+    Write's update, a Read's entity) up to the last failed one, as bf_switchd sends."""
     code = e.code() if hasattr(e, "code") else None
     errors = []
     for k, v in (e.trailing_metadata() or ()) if hasattr(e, "trailing_metadata") else ():
@@ -67,7 +69,7 @@ def _rpc_error(what: str, e: grpc.RpcError) -> BfRuntimeError:
                     errors.append((i, code_pb2.Code.Name(err.canonical_code), err.message))
     details = e.details() if hasattr(e, "details") else str(e)
     if errors:
-        details = "; ".join(f"update {i}: {c}: {m}" for i, c, m in errors)
+        details = "; ".join(f"{item} {i}: {c}: {m}" for i, c, m in errors)
     name = code.name if code is not None else "error"
     return BfRuntimeError(f"{what} failed: {name}: {details}", code, errors)
 
@@ -353,7 +355,7 @@ class BfRuntimeClient:
             return [e for resp in self.stub.Read(req, timeout=self.timeout)
                     for e in resp.entities]
         except grpc.RpcError as e:
-            raise _rpc_error(what, e) from None
+            raise _rpc_error(what, e, "entity") from None
 
     def _update(self, typ, t: TableInfo, key=None, priority=None, action=None, data=None,
                 default=False, flags=None) -> pb.Update:
@@ -435,7 +437,9 @@ class BfRuntimeClient:
 
     def entry_get(self, table: str, key: Mapping[str, Any] | None = None,
                   priority: int | None = None, *, from_hw: bool = True) -> list[TableEntry]:
-        """The entry with ``key``, or every entry of the table when ``key`` is None."""
+        """The entry with ``key``, or every entry of the table when ``key`` is None (a
+        read-all also answers the default entry, which is left out here as the SDE
+        client leaves it out; ``default_entry_get`` reads it)."""
         t = self.table(table)
         ent = pb.Entity()
         te = ent.table_entry
@@ -444,7 +448,8 @@ class BfRuntimeClient:
         if key is not None:
             self._key(t, key, priority, te.key)
         return [self._entry_of(t, e.table_entry)
-                for e in self.read([ent], f"entry_get on {t.name}")]
+                for e in self.read([ent], f"entry_get on {t.name}")
+                if not e.table_entry.is_default_entry]
 
     def default_entry_get(self, table: str) -> TableEntry:
         t = self.table(table)

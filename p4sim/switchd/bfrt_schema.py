@@ -17,9 +17,15 @@ bf-p4c would say for the same program. Where the format comes from:
   0x83 counters; a table's default size is 512; ternary and range tables get a
   ``$MATCH_PRIORITY`` key; ``@defaultonly`` / ``@tableonly`` actions are ``DefaultOnly`` /
   ``TableOnly``; const entries give attribute ``ConstTable``.
-- the fixed tables (``$pre.mgid``, ``$pre.node``, ``$PORT``, ``$PORT_STAT``): names, ids and field ids of
-  the SDE's bf_rt_pre_tf1.json / bf_rt_port_tf1.json (open-p4studio, bf-drivers); only
-  the fields the softswitch implements are listed.
+- the fixed tables (``$pre.mgid``, ``$pre.node``, ``$PORT``, ``$PORT_STAT``,
+  ``$PORT_STR_INFO``, ``tf1.dev.device_configuration``): names, ids and field ids of the SDE's
+  bf_rt_pre_tf1.json / bf_rt_port_tf1.json / bf_rt_dev_tf1.json (open-p4studio,
+  bf-drivers); only the fields the softswitch implements are listed.
+
+The schema does not lie: every attribute a table lists (``EntryScope`` on match tables,
+``port_status_notif_cb`` on ``$PORT``) and every operation (``Sync`` on registers and
+counters, ``SyncCounters`` on a table with a direct counter) is served
+(``p4sim/switchd/attributes.py``, ``server.py``).
 
 Not written (the softswitch has nothing behind them): bf-p4c's internal tables
 (``pipe.snapshot.*``, ``tbl_dbg_counter``, ``pipe.<Parser>.$PORT_METADATA``) and learn
@@ -52,6 +58,8 @@ PRE_MGID_ID = 4278321153
 PRE_NODE_ID = 4278321154
 PORT_TABLE_ID = 4278255617
 PORT_STAT_TABLE_ID = 4278255618
+PORT_STR_INFO_ID = 4278255621
+DEV_CONFIGURATION_ID = 4278583297     # bf_rt_dev_tf1.json
 
 _MATCH_TYPES = {"exact": "Exact", "ternary": "Ternary", "lpm": "LPM", "range": "Range"}
 
@@ -236,8 +244,12 @@ def fixed_schema(nports: int = 512) -> dict:
             _singleton(2, "$FEC", {"type": "string"}),
             _singleton(4, "$PORT_ENABLE", {"type": "bool", "default_value": False}),
             # PM_AN_DEFAULT / PM_AN_FORCE_ENABLE / PM_AN_FORCE_DISABLE (stored, no effect
-            # on a veth); the id is ours, not checked against the SDE's port table
+            # on a veth)
             _singleton(5, "$AUTO_NEGOTIATION", {"type": "string"}),
+            # BF_LPBK_NONE only: an interface cannot be put in MAC loopback from here
+            _singleton(6, "$LOOPBACK_MODE", {"type": "string"}),
+            _singleton(21, "$IS_VALID", {"type": "bool"}, read_only=True),
+            _singleton(22, "$IS_INTERNAL", {"type": "bool"}, read_only=True),
             _singleton(25, "$PORT_UP", {"type": "bool"}, read_only=True),
             _singleton(26, "$PORT_NAME", {"type": "string"}, read_only=True),
         ],
@@ -252,7 +264,41 @@ def fixed_schema(nports: int = 512) -> dict:
             _singleton(33, "$FramesTransmittedOK", {"type": "uint64", "default_value": 0}),
         ],
         "supported_operations": [], "attributes": []}
-    return {"tables": [mgid, node, port, stat]}
+    # a port's name -> its device port; a software port's name is its interface's
+    str_info = {
+        "name": "$PORT_STR_INFO", "id": PORT_STR_INFO_ID, "table_type": "PortStrInfo",
+        "size": nports,
+        "key": [dict(_key(1, "$PORT_NAME", "Exact", {"type": "string"}, mandatory=True),
+                     annotations=[{"name": "$bfrt_port_type_class", "value": "port_name"}])],
+        "data": [_singleton(1, "$DEV_PORT", {"type": "uint32"}, read_only=True,
+                            annotations=dev_port_ann)],
+        "supported_operations": [], "attributes": []}
+    return {"tables": [mgid, node, port, stat, str_info, _device_configuration()]}
+
+
+def _device_configuration() -> dict:
+    """``tf1.dev.device_configuration`` (one entry, read as the default entry): what
+    the SDE's ``BfRuntimeTest.setUp`` reads (``bfrt_utils.DevConfiguration``); its family
+    is the name's first component. Values: ``SoftDevice.device_configuration``."""
+    u32 = {"type": "uint32"}
+    ro = {"read_only": True}
+    return {
+        "name": "tf1.dev.device_configuration", "id": DEV_CONFIGURATION_ID,
+        "table_type": "DevConfigure", "size": 1, "key": [],
+        "data": [
+            _singleton(1, "sku", {"type": "string", "choices": ["UNKNOWN"],
+                                  "default_value": "UNKNOWN"}, **ro),
+            _singleton(2, "num_pipes", u32, **ro),
+            _singleton(3, "num_stages", u32, **ro),
+            _singleton(4, "num_max_ports", u32, **ro),
+            _singleton(5, "num_front_ports", u32, **ro),
+            _singleton(7, "eth_cpu_port_list", u32, repeated=True, **ro),
+            _singleton(8, "internal_port_list", u32, repeated=True, **ro),
+            _singleton(9, "external_port_list", u32, repeated=True, **ro),
+            _singleton(10, "recirc_port_list", u32, repeated=True, **ro),
+            _singleton(11, "intr_based_link_monitoring", {"type": "bool"}, **ro),
+        ],
+        "supported_operations": [], "attributes": []}
 
 
 def dumps(doc: dict) -> bytes:

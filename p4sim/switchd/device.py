@@ -1,7 +1,8 @@
 """BfRuntime entities applied to a p4sim Switch: the device behind the gRPC server.
 
 Every table the schema names (``bfrt_schema``) has a handler here: match-action tables,
-registers, counters, the PRE (``$pre.mgid``/``$pre.node``) and ``$PORT``. Ids on the
+registers, counters, the PRE (``$pre.mgid``/``$pre.node``), the ``$PORT`` family and
+``device_configuration``. Ids on the
 wire are resolved through the same :class:`bfruntime.info.BfrtInfo` a client uses, so
 server and client cannot disagree about a name.
 
@@ -12,11 +13,22 @@ Decisions where BfRuntime leaves room:
 - A write whose table entry has no key and is not the default entry acts on the whole
   table: DELETE clears it (registers and counters go back to their initial values),
   RESET also restores the default action. A read without a key returns every entry
-  (for a register or counter: every index).
+  (for a register or counter: every index); of a match-action table, every entry and
+  then its default entry (``is_default_entry``), as bf_switchd's read-all does.
 - A ternary, lpm or range key field left out of an entry is a wildcard; an exact one
   is an error. ``$MATCH_PRIORITY`` defaults to 0 (lower wins, as in BfRt).
-- Register reads return one value per field (p4sim has one pipe); ``from_hw`` makes no
-  difference because p4sim has no software shadow.
+- The softswitch is a one-pipe device, and says so where bf_switchd would:
+  ``tf1.dev.device_configuration`` reports ``num_pipes`` 1 (what the SDE's
+  ``BfRuntimeTest`` reads into ``dev_configuration``), and a register read returns one
+  value per register field, as bf_switchd returns one per pipe of the table's scope; an
+  SDE test expecting ``[v] * num_pipes`` therefore sees ``[v]``. Its other values:
+  ``num_stages`` 12 (Tofino 1, the target bf-p4c compiles ``p4src/`` for),
+  ``num_max_ports`` 512 (every 9-bit device port can be bound), the bound ports as
+  ``external_port_list`` and their count as ``num_front_ports``, the recirculation port
+  as ``recirc_port_list``, no internal or Ethernet CPU ports, ``sku`` UNKNOWN (it is no
+  Tofino part) and no ``pcie_cpu_port`` (it has none, so the field is not in its schema).
+- ``from_hw`` makes no difference because p4sim has no software shadow. Table
+  attributes and operations: ``attributes.py``.
 """
 
 from __future__ import annotations
@@ -30,22 +42,11 @@ import p4sim
 from bfruntime import bfruntime_pb2 as pb
 from bfruntime.info import BfrtInfo, SchemaError, TableInfo, decode_int, encode_int
 
+from .attributes import TableAttributes
 from .bfrt_schema import fixed_schema, program_schema
+from .errors import DeviceError, bad_request as _bad
 
 U = pb.Update
-
-
-class DeviceError(Exception):
-    """One entity could not be applied; ``code`` is the gRPC status it maps to."""
-
-    def __init__(self, code: grpc.StatusCode, message: str):
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
-def _bad(msg: str) -> DeviceError:
-    return DeviceError(grpc.StatusCode.INVALID_ARGUMENT, msg)
 
 
 def _cp_error(e: p4sim.ControlPlaneError) -> DeviceError:
@@ -125,6 +126,7 @@ class SoftDevice:
         self.switch = sw
         self.nodes: dict[int, PreNode] = {}
         self.groups: dict[int, PreGroup] = {}
+        self.attributes = TableAttributes(self.table)
         self._objects = {}
         for t in self.info.tables.values():
             short = t.name.split(".", 1)[1] if "." in t.name else t.name
@@ -134,6 +136,14 @@ class SoftDevice:
                 self._objects[t.id] = sw.registers[short]
             elif t.table_type == "Counter":
                 self._objects[t.id] = sw.counters[short]
+
+    def device_configuration(self) -> dict:
+        """The values of ``tf1.dev.device_configuration`` (see the module docstring)."""
+        return {"sku": "UNKNOWN", "num_pipes": 1, "num_stages": 12, "num_max_ports": 512,
+                "num_front_ports": len(self.ports), "eth_cpu_port_list": [],
+                "internal_port_list": [], "external_port_list": sorted(self.ports),
+                "recirc_port_list": [self._recirculation_port],
+                "intr_based_link_monitoring": False}
 
     def reset(self) -> None:
         """Back to the state right after start (ports keep their bindings)."""
@@ -152,10 +162,17 @@ class SoftDevice:
     def write(self, update: pb.Update) -> None:
         """Apply one Update; raises DeviceError."""
         kind = update.entity.WhichOneof("entity")
+        if kind == "table_attribute":
+            with self.lock:
+                self.attributes.write(update.entity.table_attribute)
+            return
+        if kind == "table_operation":
+            self.attributes.run_operation(update.entity.table_operation)
+            return
         if kind != "table_entry":
             raise DeviceError(grpc.StatusCode.UNIMPLEMENTED,
                               f"writing a {kind or 'empty'} entity is not supported by the "
-                              f"softswitch (only table_entry)")
+                              f"softswitch (table_entry, table_attribute, table_operation)")
         if update.type == U.UNSPECIFIED:
             raise _bad("Update.type is UNSPECIFIED; use INSERT, MODIFY, INSERT_OR_MODIFY, "
                        "DELETE or RESET")
@@ -164,7 +181,9 @@ class SoftDevice:
         handler = {"MatchAction_Direct": self._write_match, "Register": self._write_register,
                    "Counter": self._write_counter, "PreNode": self._write_pre_node,
                    "PreMgid": self._write_pre_mgid, "PortConfigure": self._write_port,
-                   "PortStat": self._write_port_stat}[t.table_type]
+                   "PortStat": self._write_port_stat,
+                   "DevConfigure": self._write_read_only,
+                   "PortStrInfo": self._write_read_only}[t.table_type]
         with self.lock:
             try:
                 handler(t, update.type, te)
@@ -185,19 +204,24 @@ class SoftDevice:
                               "Register": self._read_register, "Counter": self._read_counter,
                               "PreNode": self._read_pre_node, "PreMgid": self._read_pre_mgid,
                               "PortConfigure": self._read_port,
-                              "PortStat": self._read_port_stat}[t.table_type]
+                              "PortStat": self._read_port_stat,
+                              "DevConfigure": self._read_dev_config,
+                              "PortStrInfo": self._read_port_str_info}[t.table_type]
                     return list(reader(t, te))
                 if kind == "table_usage":
                     return [self._read_usage(entity.table_usage)]
                 if kind == "object_id":
                     return [self._read_object_id(entity.object_id)]
+                if kind == "table_attribute":
+                    return [self.attributes.read(entity.table_attribute)]
             except p4sim.ControlPlaneError as e:
                 raise _cp_error(e) from None
             except SchemaError as e:
                 raise DeviceError(grpc.StatusCode.NOT_FOUND, str(e)) from None
         raise DeviceError(grpc.StatusCode.UNIMPLEMENTED,
                           f"reading a {kind or 'empty'} entity is not supported by the "
-                          f"softswitch (table_entry, table_usage, object_id)")
+                          f"softswitch (table_entry, table_usage, object_id, "
+                          f"table_attribute)")
 
     # ------------------------------------------------------------------ data path
     def inject(self, port: int, frame: bytes, timestamp_ns: int, queue_depth: int = 0):
@@ -418,6 +442,7 @@ class SoftDevice:
             raise DeviceError(grpc.StatusCode.NOT_FOUND, f"table {t.name}: no entry with that key")
         for e in p4t.sorted:
             yield self._entry_proto(t, p4t, e)
+        yield self._entry_proto(t, p4t, None, default=True)
 
     @staticmethod
     def _match_of(p4t, key):
@@ -699,7 +724,8 @@ class SoftDevice:
             grp = self.groups.get(g)
             if grp is None:
                 raise DeviceError(grpc.StatusCode.NOT_FOUND, f"$pre.mgid: no group {g}")
-            if te.table_flags.mod_del:
+            if te.table_flags.mod_del or \
+                    te.table_mod_inc_flag.type == pb.TableModIncFlag.MOD_INC_DELETE:
                 keep = [i for i, n in enumerate(grp.nodes) if n not in nodes]
                 self.groups[g] = PreGroup([grp.nodes[i] for i in keep],
                                           [grp.xid_valid[i] for i in keep],
@@ -779,6 +805,10 @@ class SoftDevice:
             st.enabled = False
             return
         f = self._fixed_fields(t, te)
+        if f.get("$LOOPBACK_MODE", "BF_LPBK_NONE") not in ("", "BF_LPBK_NONE"):
+            raise DeviceError(grpc.StatusCode.UNIMPLEMENTED,
+                              f"$PORT {p}: $LOOPBACK_MODE {f['$LOOPBACK_MODE']} is not "
+                              f"available on a software port ({st.ifname}); only BF_LPBK_NONE")
         st.speed = f.get("$SPEED", st.speed) or st.speed
         st.fec = f.get("$FEC", st.fec) or st.fec
         st.autoneg = f.get("$AUTO_NEGOTIATION", st.autoneg) or st.autoneg
@@ -795,6 +825,9 @@ class SoftDevice:
             d = ent.table_entry.data.fields
             for name, kind, v in (("$SPEED", "str_val", st.speed), ("$FEC", "str_val", st.fec),
                                   ("$AUTO_NEGOTIATION", "str_val", st.autoneg),
+                                  ("$LOOPBACK_MODE", "str_val", "BF_LPBK_NONE"),
+                                  ("$IS_VALID", "bool_val", True),
+                                  ("$IS_INTERNAL", "bool_val", False),
                                   ("$PORT_ENABLE", "bool_val", st.enabled),
                                   ("$PORT_UP", "bool_val", st.up),
                                   ("$PORT_NAME", "str_val", st.ifname)):
@@ -828,3 +861,49 @@ class SoftDevice:
                 f.field_id = t.data[name].id
                 f.stream = encode_int(v, 64)
             yield ent
+
+    def _read_port_str_info(self, t: TableInfo, te: pb.TableEntry):
+        """``$PORT_STR_INFO``: a port's name (its interface's, as ``$PORT_NAME`` says)
+        to its device port."""
+        by_name = {st.ifname: p for p, st in self.ports.items()}
+        names = sorted(by_name)
+        if te.HasField("key") and te.key.fields:
+            kf = te.key.fields[0]
+            name = kf.exact.value.decode("utf-8", "replace")
+            if kf.field_id != t.keys[0].id or name not in by_name:
+                raise DeviceError(grpc.StatusCode.NOT_FOUND,
+                                  f"$PORT_STR_INFO: no port named {name!r}; ports: {names}")
+            names = [name]
+        for name in names:
+            ent = pb.Entity()
+            ent.table_entry.table_id = t.id
+            kf = ent.table_entry.key.fields.add()
+            kf.field_id = t.keys[0].id
+            kf.exact.value = name.encode()
+            f = ent.table_entry.data.fields.add()
+            f.field_id = t.data["$DEV_PORT"].id
+            f.stream = encode_int(by_name[name], 32)
+            yield ent
+
+    # ------------------------------------------------------------------ device configuration
+    def _write_read_only(self, t: TableInfo, typ, te: pb.TableEntry):
+        raise _bad(f"table {t.name} is read-only on the softswitch")
+
+    def _read_dev_config(self, t: TableInfo, te: pb.TableEntry):
+        ent = pb.Entity()
+        out = ent.table_entry
+        out.table_id = t.id
+        out.is_default_entry = True
+        for name, v in self.device_configuration().items():
+            fi = t.data[name]
+            f = out.data.fields.add()
+            f.field_id = fi.id
+            if fi.repeated:
+                f.int_arr_val.val.extend(v)
+            elif fi.type == "string":
+                f.str_val = v
+            elif fi.type == "bool":
+                f.bool_val = v
+            else:
+                f.stream = encode_int(v, fi.width)
+        yield ent

@@ -9,9 +9,22 @@ Behaviour follows bf_switchd's server where a client can observe it:
 - a client whose stream ends (tear down, crash, lost connection) is unsubscribed and its
   binding released;
 - ``Write`` applies updates in order and keeps going after a failed one
-  (CONTINUE_ON_ERROR); if any failed, the call ends with UNKNOWN and one
-  ``bfrt_proto.Error`` per update packed in the status details (``grpc-status-details-bin``),
-  which is where the SDE client looks for them;
+  (CONTINUE_ON_ERROR); ``Read`` answers every entity in order. If any failed, the call
+  ends with UNKNOWN and ``bfrt_proto.Error``s packed in the status details
+  (``grpc-status-details-bin``, which is where the SDE client looks for them), as
+  bf_switchd's error reporter packs them: one per request entity up to the last failed
+  one (an OK one for each success before it), nothing after it. A Read sends what it
+  found (a batch of [present, missing] returns the present entry) before that status;
+- the client metadata ``error_in_resp: 1`` asks for one ``Error`` per entity in the
+  response's ``status`` instead (a Read then ends OK; a Write still ends UNKNOWN when
+  an update failed), and ``ignore_not_found: 1`` makes a Write's DELETE of a missing
+  entry a success whose ``Error.code`` says NOT_FOUND;
+- a table entry's target (``entry_tgt``, else the request's) names pipe 0 or all pipes
+  (0xffff); another pipe is INVALID_ARGUMENT for that entity, since the softswitch is
+  one pipe (``device.py``);
+- the ``port_status_notify`` attribute of ``$PORT`` switches a subscribed client's
+  port-status notifications on or off (INVALID_ARGUMENT if it did not subscribe to
+  them);
 - ``VERIFY_AND_WARM_INIT_BEGIN_AND_END`` (the SDE client's ``clear_all_tables``) resets
   the device and announces WARM_INIT_FINISHED on every subscribed stream.
 
@@ -40,6 +53,72 @@ from .device import DeviceError, SoftDevice
 log = logging.getLogger("p4sim.switchd")
 
 READ_CHUNK = 1000   # entities per ReadResponse
+
+
+class _Errors:
+    """Per-entity outcomes of a Read or Write, reported as bf_switchd's server does."""
+
+    def __init__(self):
+        self.outcomes: list[pb.Error] = []
+
+    def add(self, code: int = code_pb2.OK, message: str = "") -> None:
+        self.outcomes.append(pb.Error(canonical_code=code, message=message))
+
+    def status(self, what: str) -> status_pb2.Status | None:
+        """UNKNOWN with the packed errors, or None when every entity succeeded."""
+        failed = [i for i, e in enumerate(self.outcomes) if e.canonical_code != code_pb2.OK]
+        if not failed:
+            return None
+        st = status_pb2.Status(
+            code=code_pb2.UNKNOWN,
+            message=f"{what}: {len(failed)} of {len(self.outcomes)} entities failed: "
+                    + "; ".join(f"entity {i}: {code_pb2.Code.Name(self.outcomes[i].canonical_code)}"
+                                f": {self.outcomes[i].message}" for i in failed))
+        for e in self.outcomes[:failed[-1] + 1]:
+            a = any_pb2.Any()
+            a.Pack(e if e.canonical_code != code_pb2.OK else pb.Error(code=code_pb2.OK))
+            st.details.append(a)
+        return st
+
+
+def _metadata_flag(context, name: str) -> bool:
+    """A client metadata switch such as ``error_in_resp: 1`` (bf_switchd's spelling)."""
+    for k, v in context.invocation_metadata() or ():
+        if k == name:
+            try:
+                return int(v) == 1
+            except (TypeError, ValueError):
+                return False
+    return False
+
+
+ALL_PIPES = 0xFFFF
+
+
+def _check_pipe(target: pb.TargetDevice, ent: pb.Entity) -> None:
+    """A table entry names pipe 0 or all pipes (its ``entry_tgt``, else the request's
+    target): the softswitch is one pipe, as its device_configuration says."""
+    te = ent.table_entry
+    pipe = (te.entry_tgt if te.HasField("entry_tgt") else target).pipe_id
+    if ent.WhichOneof("entity") == "table_entry" and pipe not in (0, ALL_PIPES):
+        raise DeviceError(grpc.StatusCode.INVALID_ARGUMENT,
+                          f"pipe_id {pipe}: this softswitch has one pipe; use pipe_id 0 or "
+                          f"0xffff (all pipes)")
+
+
+def _run(step, errors: _Errors, what: str) -> None:
+    """``step()`` with its outcome recorded in ``errors``."""
+    try:
+        step()
+    except DeviceError as e:
+        errors.add(e.code.value[0], e.message)
+    except Exception as e:   # a defect here must not take the daemon down
+        log.exception("internal error on %s", what)
+        errors.add(code_pb2.INTERNAL, f"internal error: {type(e).__name__}: {e}")
+    else:
+        errors.add()
+
+
 class _Malformed:
     """Stands in for a request that did not parse, so the handler can say so."""
 
@@ -69,7 +148,8 @@ class _Session:
     def __init__(self, client_id: int, out: queue.Queue, notifications):
         self.client_id = client_id
         self.out = out
-        self.port_status = notifications.enable_port_status_change_notifications
+        self.port_status_subscribed = notifications.enable_port_status_change_notifications
+        self.port_status = self.port_status_subscribed
 
 
 class BfRuntimeServer:
@@ -224,54 +304,82 @@ class BfRuntimeServer:
             context.abort(grpc.StatusCode.UNIMPLEMENTED,
                           f"atomicity {pb.WriteRequest.Atomicity.Name(request.atomicity)} is "
                           f"not supported by the softswitch (use CONTINUE_ON_ERROR)")
-        errors = []
-        failed = []
+        in_resp = _metadata_flag(context, "error_in_resp")
+        ignore_not_found = _metadata_flag(context, "ignore_not_found")
+        errors = _Errors()
         for i, upd in enumerate(request.updates):
-            err = pb.Error()
-            try:
-                self.device.write(upd)
-                err.canonical_code = code_pb2.OK
-            except DeviceError as e:
-                err.canonical_code = e.code.value[0]
-                err.message = e.message
-                failed.append(f"update {i}: {e.code.name}: {e.message}")
-            except Exception as e:   # a defect here must not take the daemon down
-                log.exception("internal error applying update %d", i)
-                err.canonical_code = code_pb2.INTERNAL
-                err.message = f"internal error: {type(e).__name__}: {e}"
-                failed.append(f"update {i}: INTERNAL: {err.message}")
-            errors.append(err)
-        if failed:
-            st = status_pb2.Status(code=code_pb2.UNKNOWN,
-                                   message=f"{len(failed)} of {len(errors)} updates failed: "
-                                           + "; ".join(failed))
-            for err in errors:
-                a = any_pb2.Any()
-                a.Pack(err)
-                st.details.append(a)
+            _run(lambda: self._write_one(request, upd), errors, f"update {i}")
+            last = errors.outcomes[-1]
+            if ignore_not_found and upd.type == pb.Update.DELETE and \
+                    last.canonical_code == code_pb2.NOT_FOUND:
+                last.code, last.canonical_code = code_pb2.NOT_FOUND, code_pb2.OK
+        resp = pb.WriteResponse()
+        if in_resp:
+            resp.status.extend(errors.outcomes)
+        st = errors.status("Write")
+        if st is not None:
             context.abort_with_status(rpc_status.to_status(st))
-        return pb.WriteResponse()
+        return resp
+
+    def _write_one(self, request: pb.WriteRequest, upd: pb.Update) -> None:
+        ta = upd.entity.table_attribute
+        if upd.entity.WhichOneof("entity") == "table_attribute" and \
+                ta.WhichOneof("attribute") == "port_status_notify":
+            self._port_status_notify(request.client_id, ta,
+                                     enable=ta.port_status_notify.enable)
+            return
+        _check_pipe(request.target, upd.entity)
+        self.device.write(upd)
+
+    def _port_status_notify(self, client_id: int, ta: pb.TableAttribute,
+                            enable: bool | None = None) -> pb.Entity:
+        """Set (``enable``) or read a client's port-status notifications (``$PORT``)."""
+        t = self.device.table(ta.table_id)
+        if "port_status_notif_cb" not in t.attributes:
+            raise DeviceError(grpc.StatusCode.UNIMPLEMENTED,
+                              f"table {t.name} has no attribute port_status_notif_cb; its "
+                              f"bfrt.json lists {list(t.attributes)}")
+        with self._lock:
+            s = self._sessions.get(client_id)
+            if s is None or not s.port_status_subscribed:
+                raise DeviceError(grpc.StatusCode.INVALID_ARGUMENT,
+                                  f"port status change notifications are not enabled for "
+                                  f"client {client_id} (subscribe with "
+                                  f"enable_port_status_change_notifications)")
+            if enable is not None:
+                s.port_status = enable
+            ent = pb.Entity()
+            ent.table_attribute.table_id = t.id
+            ent.table_attribute.port_status_notify.enable = s.port_status
+        return ent
 
     def Read(self, request, context):
         _check_parsed(request, context)
         self._check_device(request.target.device_id, context)
         self._check_access(request.client_id, request.p4_name, context)
-        resp = pb.ReadResponse()
-        for ent in request.entities:
-            try:
-                found = self.device.read(ent)
-            except DeviceError as e:
-                context.abort(e.code, e.message)
-            except Exception as e:
-                log.exception("internal error reading")
-                context.abort(grpc.StatusCode.INTERNAL,
-                              f"internal error: {type(e).__name__}: {e}")
-            for x in found:
-                resp.entities.append(x)
-                if len(resp.entities) >= READ_CHUNK:
-                    yield resp
-                    resp = pb.ReadResponse()
-        yield resp
+        in_resp = _metadata_flag(context, "error_in_resp")
+        errors = _Errors()
+        found: list[pb.Entity] = []
+        for i, ent in enumerate(request.entities):
+            _run(lambda: found.extend(self._read_one(request, ent)), errors,
+                 f"read entity {i}")
+        for start in range(0, max(len(found), 1), READ_CHUNK):
+            resp = pb.ReadResponse()
+            resp.entities.extend(found[start:start + READ_CHUNK])
+            if in_resp and start + READ_CHUNK >= len(found):
+                resp.status.extend(errors.outcomes)
+            yield resp
+        st = None if in_resp else errors.status("Read")
+        if st is not None:
+            context.abort_with_status(rpc_status.to_status(st))
+
+    def _read_one(self, request: pb.ReadRequest, ent: pb.Entity) -> list[pb.Entity]:
+        ta = ent.table_attribute
+        if ent.WhichOneof("entity") == "table_attribute" and \
+                ta.WhichOneof("attribute") == "port_status_notify":
+            return [self._port_status_notify(request.client_id, ta)]
+        _check_pipe(request.target, ent)
+        return self.device.read(ent)
 
     def StreamChannel(self, request_iterator, context):
         out: queue.Queue = queue.Queue()

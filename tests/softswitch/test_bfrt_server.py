@@ -264,3 +264,22 @@ def test_port_status_changes_reach_subscribed_clients():
             assert c.port_frames() == {0: (2, 0), 1: (0, 1)}     # processed in, sent out
             with pytest.raises(BfRuntimeError, match="not bound to an interface"):
                 c.entry_add("$PORT", {"$DEV_PORT": 9}, None, {"$PORT_ENABLE": True})
+
+
+def test_our_client_reads_errors_as_the_sde_client_does(l2):
+    """A read of [present, missing]: UNKNOWN, one error at the missing entity's index
+    (bf_switchd's error reporter); the read-all leaves the default entry out."""
+    with BfRuntimeClient(l2[0], p4_name="l2_forward", timeout=5) as c:
+        c.entry_add("forward", {"hdr.ethernet.dst_addr": 1}, "set_port", {"port": 2})
+        t = c.table("forward")
+        ents = []
+        for mac in (1, 2):
+            ent = pb.Entity()
+            ent.table_entry.table_id = t.id
+            c._key(t, {"hdr.ethernet.dst_addr": mac}, None, ent.table_entry.key)
+            ents.append(ent)
+        with pytest.raises(BfRuntimeError, match="entity 1: NOT_FOUND") as ei:
+            c.read(ents)
+        assert ei.value.code == grpc.StatusCode.UNKNOWN
+        assert [(i, code) for i, code, _ in ei.value.errors] == [(1, "NOT_FOUND")]
+        assert [e.key for e in c.entry_get("forward")] == [{"hdr.ethernet.dst_addr": 1}]

@@ -1,0 +1,57 @@
+"""Running SDE-style PTF tests against the softswitch the way the SDE's
+run_p4_tests.sh runs them against the Tofino model: the program on a switch, one veth
+pair per device port (the switch on one end, PTF on the other), then
+``ptf --test-dir DIR --interface 0-PORT@IFACE ... --test-params "arch='tofino';..."``
+with the SDE's Python client on ``--pypath``.
+
+Test parameters are the SDE's defaults for a model run (``arch='tofino'``,
+``target='asic-model'``) plus where BfRuntime listens (``grpc_server``,
+``bfrt_grpc_port``, which ``BfRuntimeTest.setUp`` reads; the softswitch takes a free
+port instead of bf_switchd's 50052 so that runs cannot collide).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from p4sim.switchd.launch import SwitchdProcess, VethPairs
+
+PTF_TIMEOUT_S = 600
+
+
+@dataclass
+class PtfResult:
+    returncode: int
+    output: str
+    command: list[str]
+
+
+def ptf_command(test_dir: Path, sde_python: Path, interfaces: dict[int, str],
+                grpc_address: str, log_file: Path) -> list[str]:
+    host, port = grpc_address.rsplit(":", 1)
+    params = (f"arch='tofino';target='asic-model';grpc_server='{host}';"
+              f"bfrt_grpc_port='{port}'")
+    cmd = [str(Path(sys.executable).with_name("ptf")), "--test-dir", str(test_dir),
+           "--pypath", str(sde_python), "--pypath", str(sde_python / "p4testutils"),
+           "--log-file", str(log_file), "--test-params", params]
+    for dev_port, iface in sorted(interfaces.items()):
+        cmd += ["--interface", f"0-{dev_port}@{iface}"]
+    return cmd
+
+
+def run_ptf(program: Path, p4_name: str, test_dir: Path, sde_python: Path, work: Path,
+            ports: tuple[int, ...] = (1, 2, 3)) -> PtfResult:
+    """``program`` on a softswitch with ``ports``, and ptf over ``test_dir``; everything
+    started is gone when this returns (or raises)."""
+    with VethPairs(len(ports), tag="sdeptf") as veths:
+        switch_side = dict(zip(ports, veths.switch))
+        ptf_side = dict(zip(ports, veths.peer))
+        with SwitchdProcess(program, switch_side, p4_name=p4_name) as sd:
+            cmd = ptf_command(test_dir, sde_python, ptf_side, sd.address,
+                              work / f"{p4_name}-ptf.log")
+            r = subprocess.run(cmd, capture_output=True, text=True, timeout=PTF_TIMEOUT_S,
+                               cwd=work)
+    return PtfResult(r.returncode, r.stdout + r.stderr, cmd)
