@@ -11,8 +11,9 @@ softswitch's L2 table, and the PS aggregates a single worker's packets itself.
 
 What the frames show is judged against the protocol; where the release deviates the
 test asserts the spec's rule and carries the 9.x deviation, a strict xfail under
-``--profile=atp-release``. The run is heavy (24 busy-polling threads per side on the
-CPUs here, ~2 minutes niced on two loaded cores), so it runs once per module.
+``--profile=atp-release``. The run is heavy (12 busy-polling threads per side, plus
+the worker's 12 quantization threads; ~2 minutes niced on two loaded cores), so it runs
+once per module.
 """
 
 from __future__ import annotations
