@@ -31,6 +31,13 @@ def _run(cmd: list[str]) -> subprocess.CompletedProcess:
     return subprocess.run(cmd, capture_output=True, text=True)
 
 
+NAME_ATTEMPTS = 50
+
+
+class _NameTaken(Exception):
+    """A veth name is held by another run's interface."""
+
+
 class VethPairs:
     """``n`` veth pairs with unique names: ``switch[i]`` for the softswitch's port and
     ``peer[i]`` for the host side (PTF, sockets). IPv6 is off on both ends so the
@@ -40,32 +47,48 @@ class VethPairs:
 
     def __init__(self, n: int, tag: str = "softswitch"):
         sweep_stale()
-        owner = process_identity(os.getpid())
-        uid = "".join(random.choices(string.ascii_lowercase + string.digits, k=2))
-        base = f"{tag[:10]}{uid}"
         self.switch: list[str] = []
         self.peer: list[str] = []
-        try:
-            for i in range(n):
-                a, b = f"{base}{i:x}a", f"{base}{i:x}b"
-                r = _run(["ip", "link", "add", a, "type", "veth", "peer", "name", b])
+        # the names carry a 2-character random part: other runs' veths may hold one, so
+        # another is drawn when a name is taken (before or while creating)
+        for attempt in range(NAME_ATTEMPTS):
+            uid = "".join(random.choices(string.ascii_lowercase + string.digits, k=2))
+            base = f"{tag[:10]}{uid}"
+            names = [f"{base}{i:x}{end}" for i in range(n) for end in "ab"]
+            if any(os.path.exists(f"/sys/class/net/{name}") for name in names):
+                continue
+            try:
+                self._create(base, n)
+                return
+            except _NameTaken:
+                self.close()
+            except BaseException:
+                self.close()
+                raise
+        raise LaunchError(f"cannot find free names for {n} veth pairs {tag[:10]}XX* after "
+                          f"{NAME_ATTEMPTS} tries; delete stale ones (ip link del NAME)")
+
+    def _create(self, base: str, n: int) -> None:
+        owner = process_identity(os.getpid())
+        for i in range(n):
+            a, b = f"{base}{i:x}a", f"{base}{i:x}b"
+            r = _run(["ip", "link", "add", a, "type", "veth", "peer", "name", b])
+            if r.returncode != 0:
+                if "File exists" in r.stderr:
+                    raise _NameTaken(a)
+                raise LaunchError(f"cannot create veth pair {a}/{b}: "
+                                  f"{r.stderr.strip() or 'ip link add failed'} "
+                                  f"(needs root or CAP_NET_ADMIN)")
+            self.switch.append(a)
+            self.peer.append(b)
+            for name in (a, b):
+                mark_owned(name, owner)
+                ipv6 = Path(f"/proc/sys/net/ipv6/conf/{name}/disable_ipv6")
+                if ipv6.exists():
+                    ipv6.write_text("1")
+                r = _run(["ip", "link", "set", name, "up"])
                 if r.returncode != 0:
-                    raise LaunchError(f"cannot create veth pair {a}/{b}: "
-                                      f"{r.stderr.strip() or 'ip link add failed'} "
-                                      f"(needs root or CAP_NET_ADMIN)")
-                self.switch.append(a)
-                self.peer.append(b)
-                for name in (a, b):
-                    mark_owned(name, owner)
-                    ipv6 = Path(f"/proc/sys/net/ipv6/conf/{name}/disable_ipv6")
-                    if ipv6.exists():
-                        ipv6.write_text("1")
-                    r = _run(["ip", "link", "set", name, "up"])
-                    if r.returncode != 0:
-                        raise LaunchError(f"cannot bring {name} up: {r.stderr.strip()}")
-        except BaseException:
-            self.close()
-            raise
+                    raise LaunchError(f"cannot bring {name} up: {r.stderr.strip()}")
 
     def close(self) -> None:
         for a in self.switch:

@@ -205,3 +205,12 @@ def test_the_sweep_deletes_only_marked_interfaces_of_dead_creators():
         assert not os.path.exists(f"/sys/class/net/{stale}")
         assert not os.path.exists(f"/sys/class/net/{pairs.peer[0]}")
         assert all(os.path.exists(f"/sys/class/net/{n}") for n in (live, unmarked))
+
+
+def test_a_name_another_run_holds_is_drawn_again(monkeypatch):
+    """Concurrent runs share the name space: the same random part twice must not fail."""
+    import p4sim.switchd.launch as launch
+    draws = iter(["zz", "zz", "zy"])
+    monkeypatch.setattr(launch.random, "choices", lambda *a, **k: next(draws))
+    with VethPairs(1, tag="nametest") as first, VethPairs(1, tag="nametest") as second:
+        assert first.switch == ["nametestzz0a"] and second.switch == ["nametestzy0a"]
