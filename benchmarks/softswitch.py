@@ -11,9 +11,11 @@
 - register reads/s over gRPC (one cell per Read, and 1000 cells per Read) against
   in-process ``Switch.register_read``;
 - ``p4src/atp.p4`` through the softswitch target (the shared BfRuntime + PTF driver the
-  tofino-model target runs): frames/s of a reference run's ingress (one sent after the
-  other's output was collected, as the closed loop does) against the in-process p4sim
-  target on the same frames; and reading aggregators back: one batched Read per
+  tofino-model target runs): frames/s of a reference run's ingress, each output
+  attributed to its input (``inject_attributed``), pipelined (tagged frames in flight,
+  as a trace replay runs) and stop-and-wait (one frame answered before the next, as the
+  tofino-model runs), against the in-process p4sim target on the same frames (the
+  outputs of all three are compared); and reading aggregators back: one batched Read per
   register (``AtpControlPlane.read_aggregators``) against one Read per cell.
 
 Needs root (veth pairs). Prints a table and the ratios; asserts nothing.
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import socket
+import statistics
 import sys
 import threading
 import time
@@ -37,6 +40,8 @@ from bfruntime.client import BfRuntimeClient  # noqa: E402
 from p4sim.switchd.launch import SwitchdProcess, VethPairs  # noqa: E402
 
 L2 = REPO / "tests" / "p4sim" / "programs" / "l2_forward.p4"
+SAW_FRAMES = 300
+ROUNDS = 3
 REGS = REPO / "tests" / "p4sim" / "programs" / "registers.p4"
 DST = 0x020000000002
 FRAME = DST.to_bytes(6, "big") + (0x020000000001).to_bytes(6, "big") + b"\x08\x00" + bytes(50)
@@ -114,6 +119,7 @@ def atp_section(tensors: int) -> tuple[list, list]:
 
     from p4src.control import aggregation as agg
 
+    from fixtures.targets.base import Injection
     from fixtures.targets.p4sim import P4simTarget
     from fixtures.targets.softswitch import SoftswitchTarget
     from fixtures.trace import trace_from_run
@@ -130,21 +136,28 @@ def atp_section(tensors: int) -> tuple[list, list]:
     switch = trace_from_run(run_scenario(scenario), "bench").switches["tor0"]
     frames = switch.ingress
     rates, outputs = {}, {}
-    for name, target in (("softswitch", SoftswitchTarget()), ("p4sim", P4simTarget())):
-        try:
+    batch = [Injection(f.port, f.frame, f.time_ns, f.queue_depth) for f in frames]
+    softswitch, p4sim_target = SoftswitchTarget(), P4simTarget()
+    # the two pipelined targets alternate ROUNDS times (the median rate of each is
+    # reported: a shared machine's load comes and goes); stop-and-wait is slow, it runs
+    # the first SAW_FRAMES frames once
+    runs = [("softswitch", softswitch, True), ("p4sim", p4sim_target, True)] * ROUNDS
+    runs.append(("softswitch stop-and-wait", softswitch, False))
+    samples: dict[str, list[float]] = {}
+    try:
+        for name, target, pipelined in runs:
             target.setup(switch.config, "spec")
-            target.inject(frames[0].port, frames[0].frame, time_ns=frames[0].time_ns)
-            target.collect(0.0)                               # warm up (start, compile)
+            target.inject_attributed(batch[:1])                # warm up (start, compile)
             target.reset()
             target.setup(switch.config, "spec")
-            out = 0
+            if hasattr(target, "pipelined"):
+                target.pipelined = pipelined
+            sent = batch if pipelined else batch[:SAW_FRAMES]
             t0 = time.perf_counter()
-            for f in frames:
-                target.inject(f.port, f.frame, time_ns=f.time_ns, queue_depth=f.queue_depth)
-                out += len(target.collect(0.0))
-            rates[name] = len(frames) / (time.perf_counter() - t0)
-            outputs[name] = out
-            if name == "softswitch":
+            answers = target.inject_attributed(sent)
+            samples.setdefault(name, []).append(len(sent) / (time.perf_counter() - t0))
+            outputs[name] = answers
+            if name == "softswitch" and "read batched" not in rates:
                 indices = list(range(16))
                 t0 = time.perf_counter()
                 batched = target.control.read_aggregators(indices)
@@ -159,16 +172,29 @@ def atp_section(tensors: int) -> tuple[list, list]:
                         facade.register_read(r, i + 2 * switch.config.pool_size)
                 rates["read per cell"] = len(indices) / (time.perf_counter() - t0)
                 assert len(batched) == len(indices)
-        finally:
-            target.close()
-    rows = [("atp.p4 frames/s, softswitch target (inject+collect)", rates["softswitch"],
-             f"{len(frames)} frames in, {outputs['softswitch']} out"),
+    finally:
+        softswitch.close()
+    rates.update({name: statistics.median(r) for name, r in samples.items()})
+    # per frame, per egress port in order (the order across ports is not the switch's)
+    by_port = {name: [sorted(o, key=lambda po: po[0]) for o in out]
+               for name, out in outputs.items()}
+    saw = by_port["softswitch stop-and-wait"]
+    same = by_port["softswitch"] == by_port["p4sim"] and by_port["p4sim"][:len(saw)] == saw
+    count = {name: sum(len(o) for o in out) for name, out in outputs.items()}
+    rows = [("atp.p4 frames/s, softswitch target, pipelined", rates["softswitch"],
+             f"{len(frames)} frames in, {count['softswitch']} out; outputs per frame "
+             f"{'identical' if same else 'DIFFER'} in all three"),
+            ("  softswitch target, stop-and-wait", rates["softswitch stop-and-wait"],
+             f"first {len(saw)} frames, {count['softswitch stop-and-wait']} out"),
             ("  p4sim target, same frames", rates["p4sim"],
-             f"{outputs['p4sim']} out"),
+             f"{count['p4sim']} out; both: median of {ROUNDS} alternating runs"),
             ("atp.p4 aggregators read/s, one Read per register", rates["read batched"],
              "16 aggregators"),
             ("  one Read per cell (66 per aggregator)", rates["read per cell"], "")]
-    ratios = [("atp.p4 softswitch / p4sim target", rates["softswitch"] / rates["p4sim"]),
+    ratios = [("atp.p4 softswitch (pipelined) / p4sim target",
+               rates["softswitch"] / rates["p4sim"]),
+              ("atp.p4 softswitch (stop-and-wait) / p4sim target",
+               rates["softswitch stop-and-wait"] / rates["p4sim"]),
               ("aggregator reads batched / per cell",
                rates["read batched"] / rates["read per cell"])]
     return rows, ratios
@@ -179,7 +205,7 @@ def main() -> int:
     ap.add_argument("--frames", type=int, default=20000)
     ap.add_argument("--writes", type=int, default=2000)
     ap.add_argument("--reads", type=int, default=2000)
-    ap.add_argument("--atp-tensors", type=int, default=40,
+    ap.add_argument("--atp-tensors", type=int, default=1000,
                     help="tensors of 62 values per worker in the atp.p4 run")
     args = ap.parse_args()
     rows, ratios = atp_section(args.atp_tensors)

@@ -468,20 +468,29 @@ class BfRuntimeClient:
     def _indexed_read(self, t: TableInfo, indices, from_hw: bool) -> dict:
         """Cells of a register/counter table: ``indices`` (one Read of one entity per
         index) or every cell when None."""
+        return self._indexed_reads([t], indices, from_hw)[0]
+
+    def _indexed_reads(self, tables: list[TableInfo], indices, from_hw: bool) -> list[dict]:
+        """The same cells of several register/counter tables in one Read (a request may
+        carry entries of many tables): one ``{index: {field: [value per pipe]}}`` per
+        table, in order."""
         ents = []
-        for index in ([None] if indices is None else indices):
-            ent = pb.Entity()
-            te = ent.table_entry
-            te.table_id = t.id
-            te.table_flags.from_hw = from_hw
-            if index is not None:
-                kf = te.key.fields.add()
-                kf.field_id = t.keys[0].id
-                kf.exact.value = encode_int(index, t.keys[0].width, f"{t.name} index")
-            ents.append(ent)
-        prefix = t.name.split(".", 1)[1] + "." if "." in t.name else ""
-        out: dict[int, dict[str, list[int]]] = {}
-        for e in self.read(ents, f"read of {t.name}"):
+        for t in tables:
+            for index in ([None] if indices is None else indices):
+                ent = pb.Entity()
+                te = ent.table_entry
+                te.table_id = t.id
+                te.table_flags.from_hw = from_hw
+                if index is not None:
+                    kf = te.key.fields.add()
+                    kf.field_id = t.keys[0].id
+                    kf.exact.value = encode_int(index, t.keys[0].width, f"{t.name} index")
+                ents.append(ent)
+        by_id = {t.id: (t, t.name.split(".", 1)[1] + "." if "." in t.name else "", {})
+                 for t in tables}
+        what = tables[0].name if len(tables) == 1 else f"{len(tables)} registers"
+        for e in self.read(ents, f"read of {what}"):
+            t, prefix, out = by_id[e.table_entry.table_id]
             i = decode_int(e.table_entry.key.fields[0].exact.value)
             fields: dict[str, list[int]] = {}
             for df in e.table_entry.data.fields:
@@ -490,7 +499,7 @@ class BfRuntimeClient:
                     (fi.name if fi else str(df.field_id))
                 fields.setdefault(name, []).append(decode_int(df.stream))
             out[i] = fields
-        return out
+        return [by_id[t.id][2] for t in tables]
 
     def register_read(self, name: str, index: int, *, from_hw: bool = True) -> dict[str, list[int]]:
         """``{field: [value per pipe]}`` of one register cell (field ``f1`` for a scalar)."""
@@ -501,6 +510,12 @@ class BfRuntimeClient:
                            from_hw: bool = True) -> dict[int, dict[str, list[int]]]:
         """Several cells in one Read: ``{index: {field: [value per pipe]}}``."""
         return self._indexed_read(self.table(name), list(indices), from_hw)
+
+    def registers_read_many(self, names: Iterable[str], indices: Iterable[int], *,
+                            from_hw: bool = True) -> list[dict[int, dict[str, list[int]]]]:
+        """The same cells of several registers in one Read: one ``register_read_many``
+        answer per name, in order (a closed loop's readback after every frame)."""
+        return self._indexed_reads([self.table(n) for n in names], list(indices), from_hw)
 
     def register_read_all(self, name: str, *, from_hw: bool = True) -> dict[int, dict[str, list[int]]]:
         """Every cell: ``{index: {field: [value per pipe]}}`` in one Read."""

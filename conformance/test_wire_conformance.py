@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 
+from fixtures.closed_loop import within_pool
 from fixtures.comparator import compare
 from fixtures.replay import replay
 from fixtures.shaping import under_profile
@@ -54,7 +55,7 @@ def _needs(trace, target) -> None:
 
 @given(scenario=scenarios(max_jobs=3))
 def test_generated_traces_replay_identically(scenario, target, profile):
-    scenario = under_profile(scenario, profile)
+    scenario = within_pool(under_profile(scenario, profile), target.scenario_pool_max)
     trace = trace_from_run(run_scenario(scenario), scenario.name or "generated")
     _needs(trace, target)
     _replay_and_compare(trace, target, profile)

@@ -7,8 +7,8 @@ other rack switches on 100 + rack, as ``reference.topology`` numbers them), conf
 it over BfRuntime gRPC with the project's control plane (``p4src.control.AtpControlPlane``
 over ``BfrtFacade``, the same tables, multicast groups and L2 entries the switch target
 gets, plus the reclamation probe job of section 10), touches FILE, and serves until
-SIGTERM. gRPC listens on the fabric namespace's own loopback, so parallel runs never
-share a port. The configuration comes from the scenario through
+SIGTERM (or until the process that started it dies). gRPC listens on the fabric
+namespace's own loopback, so parallel runs never share a port. The configuration comes from the scenario through
 ``reference.control_plane.build_switch_configs`` (one source for every target).
 
 ``--control SOCKET``: the switch also answers, on a Unix socket (reachable from any
@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import secrets
 import signal
 import sys
@@ -170,6 +171,7 @@ def _serve_control(path: str, control, client, stop: threading.Event):
 def main(argv: list[str] | None = None) -> int:
     from bfruntime.client import BfRuntimeClient
     from p4sim.switchd.launch import SwitchdProcess
+    from p4sim.switchd.lifecycle import watch_parent
     from p4src.control import AtpControlPlane
     from p4src.control.bfrt import BfrtFacade
 
@@ -202,6 +204,9 @@ def main(argv: list[str] | None = None) -> int:
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *a: stop.set())
     signal.signal(signal.SIGINT, lambda *a: stop.set())
+    # a killed run (its pytest SIGKILLed) must not leave this wrapper, and so its daemon,
+    # running: stop when the process that started us is gone
+    watch_parent(os.getppid(), stop.set)
     listener = None
     with SwitchdProcess(PROGRAM, ports, p4_name="atp", extra_args=extra,
                         timeout=START_TIMEOUT_S) as switchd:

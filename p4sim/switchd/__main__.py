@@ -4,7 +4,9 @@
     python -m p4sim.switchd prog.p4 --ports-file ports.json --grpc-addr 127.0.0.1:50052
 
 Prints one ``READY`` line (program, ports, gRPC address) once it serves, a status line
-on SIGUSR1, and stops cleanly on SIGTERM/SIGINT (status on stderr, exit 0). A bad
+on SIGUSR1, and stops cleanly on SIGTERM/SIGINT (status on stderr, exit 0), and with
+``--exit-with-parent PID`` also when its parent PID dies; stopping, it deletes those of
+its interfaces whose creator is dead (see ``lifecycle.py``). A bad
 program, a missing or busy interface, or a taken gRPC port is one line on stderr and
 exit status 2.
 """
@@ -23,6 +25,7 @@ from pathlib import Path
 import p4sim
 
 from .device import SoftDevice
+from .lifecycle import sweep_stale, watch_parent
 from .ports import PortError, PortIO
 from .server import BfRuntimeServer
 
@@ -88,6 +91,9 @@ def parse_args(argv):
     ap.add_argument("--recirculation-port", type=int, default=68)
     ap.add_argument("--seed", type=int, default=0, help="seed of the program's Random externs")
     ap.add_argument("--batch", type=int, default=64, help="frames drained per wake-up per port")
+    ap.add_argument("--exit-with-parent", type=int, metavar="PID",
+                    help="stop when PID (the driver that started this) is no longer the "
+                         "parent: a killed driver leaves no switch running")
     ap.add_argument("-v", "--verbose", action="store_true")
     return ap.parse_args(argv)
 
@@ -128,16 +134,29 @@ def build(args):
     return device, server, io
 
 
+def _say(line: str, stream) -> bool:
+    """Print a line; False if the reader is gone (a killed driver's pipe)."""
+    try:
+        print(line, file=stream, flush=True)
+        return True
+    except OSError:
+        return False
+
+
 def main(argv=None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="p4sim.switchd: %(message)s", stream=sys.stderr)
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    signal.signal(signal.SIGINT, lambda *_: stop.set())
+    if args.exit_with_parent is not None:
+        watch_parent(args.exit_with_parent, stop.set)
     try:
         device, server, io = build(args)
     except (UsageError, PortError) as e:
-        print(f"p4sim.switchd: error: {e}", file=sys.stderr)
+        _say(f"p4sim.switchd: error: {e}", sys.stderr)
         return EXIT_USAGE
-    stop = threading.Event()
 
     def status() -> str:
         ports = ", ".join(f"{p}@{s['interface']} rx={s['rx']} tx={s['tx']}"
@@ -146,20 +165,24 @@ def main(argv=None) -> int:
         return (f"program {device.p4_name}: frames in={io.frames_in} out={io.frames_out}; "
                 f"bound client={server.bound_client}; ports: {ports or 'none'}")
 
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    signal.signal(signal.SIGINT, lambda *_: stop.set())
-    signal.signal(signal.SIGUSR1, lambda *_: print(f"p4sim.switchd: {status()}",
-                                                   file=sys.stderr, flush=True))
-    server.start()
-    io.start()
-    ports = " ".join(f"{p}@{i}" for p, i in sorted((p, s.ifname) for p, s in device.ports.items()))
-    print(f"READY p4_name={device.p4_name} grpc={args.grpc_addr.rsplit(':', 1)[0]}:{server.port} "
-          f"ports={ports or '-'}", flush=True)
-    while not stop.wait(0.5):
-        pass
-    io.stop()
-    server.stop(1.0)
-    print(f"p4sim.switchd: stopped; {status()}", file=sys.stderr, flush=True)
+    signal.signal(signal.SIGUSR1, lambda *_: _say(f"p4sim.switchd: {status()}", sys.stderr))
+    try:
+        server.start()
+        io.start()
+        ports = " ".join(f"{p}@{i}" for p, i in sorted((p, s.ifname)
+                                                       for p, s in device.ports.items()))
+        if not _say(f"READY p4_name={device.p4_name} grpc={args.grpc_addr.rsplit(':', 1)[0]}:"
+                    f"{server.port} ports={ports or '-'}", sys.stdout):
+            stop.set()                          # nobody reads us: the driver is gone
+        while not stop.wait(0.5):
+            pass
+    finally:
+        io.stop()
+        server.stop(1.0)
+        removed = sweep_stale(s.ifname for s in device.ports.values())
+    _say(f"p4sim.switchd: stopped; {status()}"
+         + (f"; removed interfaces of a dead driver: {', '.join(removed)}" if removed else ""),
+         sys.stderr)
     return 0
 
 

@@ -1,7 +1,10 @@
 """Starting a softswitch from Python: veth pairs to cable it, and the daemon process.
 
 Used by the softswitch target, the tests and the benchmark. Everything created here is
-removed by ``close()`` (also on an exception or Ctrl-C inside a ``with`` block).
+removed by ``close()`` (also on an exception or Ctrl-C inside a ``with`` block); when
+the process that created it is killed instead, the daemon stops with its parent and
+takes the veths with it, and what a double kill left is swept by the next
+:class:`VethPairs` (``lifecycle.py``).
 """
 
 from __future__ import annotations
@@ -17,6 +20,8 @@ import sys
 import time
 from pathlib import Path
 
+from .lifecycle import mark_owned, process_identity, sweep_stale
+
 
 class LaunchError(Exception):
     """The softswitch or its interfaces could not be set up; the message says why."""
@@ -26,36 +31,64 @@ def _run(cmd: list[str]) -> subprocess.CompletedProcess:
     return subprocess.run(cmd, capture_output=True, text=True)
 
 
+NAME_ATTEMPTS = 50
+
+
+class _NameTaken(Exception):
+    """A veth name is held by another run's interface."""
+
+
 class VethPairs:
     """``n`` veth pairs with unique names: ``switch[i]`` for the softswitch's port and
     ``peer[i]`` for the host side (PTF, sockets). IPv6 is off on both ends so the
-    kernel sends no neighbour discovery into the switch."""
+    kernel sends no neighbour discovery into the switch. Each interface is marked with
+    this process as its creator, after the stale marked interfaces of dead creators
+    are deleted."""
 
     def __init__(self, n: int, tag: str = "softswitch"):
-        uid = "".join(random.choices(string.ascii_lowercase + string.digits, k=2))
-        base = f"{tag[:10]}{uid}"
+        sweep_stale()
         self.switch: list[str] = []
         self.peer: list[str] = []
-        try:
-            for i in range(n):
-                a, b = f"{base}{i:x}a", f"{base}{i:x}b"
-                r = _run(["ip", "link", "add", a, "type", "veth", "peer", "name", b])
+        # the names carry a 2-character random part: other runs' veths may hold one, so
+        # another is drawn when a name is taken (before or while creating)
+        for attempt in range(NAME_ATTEMPTS):
+            uid = "".join(random.choices(string.ascii_lowercase + string.digits, k=2))
+            base = f"{tag[:10]}{uid}"
+            names = [f"{base}{i:x}{end}" for i in range(n) for end in "ab"]
+            if any(os.path.exists(f"/sys/class/net/{name}") for name in names):
+                continue
+            try:
+                self._create(base, n)
+                return
+            except _NameTaken:
+                self.close()
+            except BaseException:
+                self.close()
+                raise
+        raise LaunchError(f"cannot find free names for {n} veth pairs {tag[:10]}XX* after "
+                          f"{NAME_ATTEMPTS} tries; delete stale ones (ip link del NAME)")
+
+    def _create(self, base: str, n: int) -> None:
+        owner = process_identity(os.getpid())
+        for i in range(n):
+            a, b = f"{base}{i:x}a", f"{base}{i:x}b"
+            r = _run(["ip", "link", "add", a, "type", "veth", "peer", "name", b])
+            if r.returncode != 0:
+                if "File exists" in r.stderr:
+                    raise _NameTaken(a)
+                raise LaunchError(f"cannot create veth pair {a}/{b}: "
+                                  f"{r.stderr.strip() or 'ip link add failed'} "
+                                  f"(needs root or CAP_NET_ADMIN)")
+            self.switch.append(a)
+            self.peer.append(b)
+            for name in (a, b):
+                mark_owned(name, owner)
+                ipv6 = Path(f"/proc/sys/net/ipv6/conf/{name}/disable_ipv6")
+                if ipv6.exists():
+                    ipv6.write_text("1")
+                r = _run(["ip", "link", "set", name, "up"])
                 if r.returncode != 0:
-                    raise LaunchError(f"cannot create veth pair {a}/{b}: "
-                                      f"{r.stderr.strip() or 'ip link add failed'} "
-                                      f"(needs root or CAP_NET_ADMIN)")
-                self.switch.append(a)
-                self.peer.append(b)
-                for name in (a, b):
-                    ipv6 = Path(f"/proc/sys/net/ipv6/conf/{name}/disable_ipv6")
-                    if ipv6.exists():
-                        ipv6.write_text("1")
-                    r = _run(["ip", "link", "set", name, "up"])
-                    if r.returncode != 0:
-                        raise LaunchError(f"cannot bring {name} up: {r.stderr.strip()}")
-        except BaseException:
-            self.close()
-            raise
+                    raise LaunchError(f"cannot bring {name} up: {r.stderr.strip()}")
 
     def close(self) -> None:
         for a in self.switch:
@@ -76,7 +109,8 @@ class SwitchdProcess:
     def __init__(self, program: str | os.PathLike, ports: dict[int, str], *,
                  p4_name: str | None = None, grpc_addr: str = "127.0.0.1:0",
                  extra_args: list[str] | None = None, timeout: float = 60.0):
-        cmd = [sys.executable, "-m", "p4sim.switchd", str(program), "--grpc-addr", grpc_addr]
+        cmd = [sys.executable, "-m", "p4sim.switchd", str(program), "--grpc-addr", grpc_addr,
+               "--exit-with-parent", str(os.getpid())]
         for p, iface in sorted(ports.items()):
             cmd += ["--port", f"{p}@{iface}"]
         if p4_name:

@@ -16,6 +16,10 @@ the switch strips it and runs the frame with that timestamp and depth. A frame w
 the trailer gets real time and depth 0. A real Tofino has no such thing; only the
 softswitch target uses it.
 
+Sequenced frames (``--clock trailer``): a frame ending with the ``P4SQ`` trailer of
+``tagging.py`` also runs in its driver's order across ports, and its outputs are tagged
+with it (see there).
+
 Each interface is claimed with an exclusive ``flock`` on a file under ``/run/p4sim-switchd``
 so that two softswitches cannot share one port.
 """
@@ -33,6 +37,8 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
+
+from .tagging import Sequencer, done_frame, split_sequenced, tag_output
 
 log = logging.getLogger("p4sim.switchd")
 
@@ -112,6 +118,7 @@ class PortIO:
         self._thread: threading.Thread | None = None
         self._epoll = select.epoll()
         self._by_fd: dict[int, _Port] = {}
+        self._sequencer = Sequencer()
         self.frames_in = 0
         self.frames_out = 0
         seen: dict[str, int] = {}
@@ -223,6 +230,8 @@ class PortIO:
                     self._lost(port, "socket error")
                     continue
                 self._drain(port, buf, view)
+            for item in self._sequencer.expire():
+                self._run_tagged(*item)
             now = time.monotonic()
             if now >= next_check:
                 next_check = now + self.monitor_interval
@@ -245,6 +254,13 @@ class PortIO:
             port.stats.rx += 1
             self.frames_in += 1
             ts, depth = None, 0
+            tagged = split_sequenced(buf, n) if self.trailer else None
+            if tagged is not None:
+                n, ts, depth, epoch, seq = tagged
+                item = (port.port, bytes(view[:n]), ts, depth, epoch, seq)
+                for ready in self._sequencer.offer(epoch, seq, item):
+                    self._run_tagged(*ready)
+                continue
             if self.trailer and n >= TRAILER.size and \
                     buf[n - TRAILER.size:n - TRAILER.size + 4] == TRAILER_MAGIC:
                 _, ts, depth = TRAILER.unpack_from(buf, n - TRAILER.size)
@@ -257,6 +273,23 @@ class PortIO:
                 continue
             for eport, frame in outs:
                 self._send(eport, frame)
+
+    def _run_tagged(self, in_port: int, frame: bytes, ts: int, depth: int, epoch: int,
+                    seq: int) -> None:
+        try:
+            outs = self.device.inject(in_port, frame, ts, depth)
+        except Exception as e:
+            log.warning("frame from port %d dropped: %s", in_port, e)
+            outs = []
+        for i, (eport, out) in enumerate(outs):
+            self._send(eport, tag_output(out, epoch, seq, i, len(outs)))
+        if not outs:                         # tell the driver this frame is done
+            port = self.ports.get(in_port)
+            if port is not None and port.sock is not None:
+                try:
+                    port.sock.send(done_frame(epoch, seq))
+                except OSError:
+                    pass
 
     def _send(self, eport: int, frame: bytes) -> None:
         out = self.ports.get(eport)

@@ -41,6 +41,11 @@ MUTANTS = {
 
 def _mutant_copy(tmp_path: Path, name: str) -> Path:
     file, old, new, _, _ = MUTANTS[name]
+    return patched_copy(tmp_path, name, file, old, new)
+
+
+def patched_copy(tmp_path: Path, name: str, file: str, old: str, new: str) -> Path:
+    """A copy of p4src/ (the P4 files) with ``old`` replaced by ``new`` in ``file``."""
     copy = tmp_path / "p4src"
     shutil.copytree(ROOT / "p4src", copy, ignore=shutil.ignore_patterns("control", "*.py"))
     source = (copy / file).read_text()
@@ -49,15 +54,17 @@ def _mutant_copy(tmp_path: Path, name: str) -> Path:
     return copy
 
 
-def _suite(selection: str, p4src: Path | None) -> subprocess.CompletedProcess:
+def suite(selection: str, p4src: Path | None, *options: str,
+          module: str = "test_wire_conformance.py") -> subprocess.CompletedProcess:
+    """The conformance module on --target=p4sim (of ``p4src`` if given), -x."""
     env = dict(os.environ)
     env.pop("PYTEST_XDIST_WORKER", None)
     if p4src is not None:
         env["ATP_P4SRC"] = str(p4src)
     return subprocess.run(
-        [sys.executable, "-m", "pytest", "conformance/test_wire_conformance.py", "-k",
+        [sys.executable, "-m", "pytest", f"conformance/{module}", "-k",
          selection, "--target=p4sim", "-p", "no:cacheprovider", "-q", "-x",
-         "-o", "addopts=--strict-markers"],
+         "-o", "addopts=--strict-markers", *options],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
 
 
@@ -65,7 +72,7 @@ def _suite(selection: str, p4src: Path | None) -> subprocess.CompletedProcess:
 @pytest.mark.parametrize("name", sorted(MUTANTS))
 def test_wire_conformance_catches_p4_mutant(name, tmp_path):
     _, _, _, selection, field = MUTANTS[name]
-    result = _suite(selection, _mutant_copy(tmp_path, name))
+    result = suite(selection, _mutant_copy(tmp_path, name))
     output = result.stdout + result.stderr
     assert result.returncode == 1, (f"the suite should FAIL on P4 mutant {name} "
                                     f"(exit {result.returncode}):\n{output[-3000:]}")
@@ -78,5 +85,26 @@ def test_wire_conformance_catches_p4_mutant(name, tmp_path):
 def test_selections_pass_on_the_intact_program():
     """Control: the same selections pass on p4src/ as it is."""
     selection = " or ".join(f"({m[3]})" for m in MUTANTS.values())
-    result = _suite(selection, None)
+    result = suite(selection, None)
     assert result.returncode == 0, (result.stdout + result.stderr)[-3000:]
+
+
+# A defect of the Tofino build only: the pool-width ladder of atp.p4 off by one at the
+# default ATP_POOL_MAX=4096, which then gets 13-bit register indices (8192 slots per
+# level) while the control plane lays level 1 out at 4096: level-1 (upper switch) state
+# lands where nobody reads it. Every other ATP_POOL_MAX, the wide p4sim build's 65536
+# included, is built exactly as before, so only --p4-build=tofino can see it.
+TOFINO_ONLY = ("atp.p4", "#elif ATP_POOL_MAX <= 4096\n", "#elif ATP_POOL_MAX < 4096\n")
+
+
+@pytest.mark.slow
+def test_a_defect_of_the_tofino_build_only_fails_the_tofino_build_gate(tmp_path):
+    copy = patched_copy(tmp_path, "tofino_pool_ladder", *TOFINO_ONLY)
+    tofino = suite("corpus", copy, "--p4-build=tofino", module="test_two_level.py")
+    output = tofino.stdout + tofino.stderr
+    assert tofino.returncode == 1, (f"--p4-build=tofino should FAIL on the planted defect "
+                                    f"(exit {tofino.returncode}):\n{output[-3000:]}")
+    assert "diverged from the reference switch" in output, output[-3000:]
+    wide = suite("corpus", copy, module="test_two_level.py")
+    assert wide.returncode == 0, ("the wide build does not contain the defect, so it must "
+                                  "pass:\n" + (wide.stdout + wide.stderr)[-3000:])

@@ -1,0 +1,100 @@
+"""What a softswitch run leaves behind when it is killed: nothing.
+
+Three mechanisms, because no single one covers every way a run dies:
+
+- **Owner marks.** Every veth :class:`~p4sim.switchd.launch.VethPairs` creates carries,
+  in its interface alias (``ip link set X alias``), the *process identity* of its
+  creator: pid and the process's start time from ``/proc/<pid>/stat`` (a pid alone can
+  be reused). An interface whose creator is no longer that process is stale.
+- **Parent watch.** ``python -m p4sim.switchd --exit-with-parent PID`` polls its parent
+  and stops, as on SIGTERM, once PID is no longer its parent (pytest or an xdist worker
+  was SIGKILLed, or SIGTERMed, whose default action skips every ``atexit``). Polling
+  ``getppid`` rather than ``prctl(PR_SET_PDEATHSIG)``: the latter fires when the *thread*
+  that forked exits, and the launcher may run in any thread. The daemon runs in its own
+  session (no terminal's Ctrl-C reaches it behind its driver's back).
+- **Sweeps.** A daemon stopping for any reason deletes its bound interfaces that are
+  stale (so a killed driver's veths go with its daemon); a new :class:`VethPairs`
+  first deletes every stale marked interface of this network namespace (the case where
+  driver and daemon were both SIGKILLed). Unmarked interfaces, and marked ones whose
+  creator lives (another engineer's concurrent run), are never touched.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import threading
+import time
+from pathlib import Path
+from typing import Callable, Iterable
+
+MARK = "p4sim-switchd owner="
+SYS_NET = Path("/sys/class/net")
+
+
+def process_identity(pid: int) -> str | None:
+    """``"pid:start_time"`` of a live process (start time in clock ticks since boot),
+    None if there is no such process (or only its zombie)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = stat.rsplit(")", 1)[1].split()     # after "pid (comm)": state is field 3
+    if fields[0] in ("Z", "X"):
+        return None
+    return f"{pid}:{fields[19]}"                  # field 22: starttime
+
+
+def identity_alive(identity: str) -> bool:
+    pid, _, _ = identity.partition(":")
+    return pid.isdigit() and process_identity(int(pid)) == identity
+
+
+def mark_owned(ifname: str, owner: str) -> None:
+    """Record ``owner`` (a process identity) as the creator of interface ``ifname``."""
+    subprocess.run(["ip", "link", "set", "dev", ifname, "alias", MARK + owner],
+                   capture_output=True)
+
+
+def owner_of(ifname: str) -> str | None:
+    """The creator identity an interface was marked with, None if unmarked/absent."""
+    try:
+        alias = (SYS_NET / ifname / "ifalias").read_text().strip()
+    except OSError:
+        return None
+    return alias[len(MARK):] if alias.startswith(MARK) else None
+
+
+def is_stale(ifname: str) -> bool:
+    owner = owner_of(ifname)
+    return owner is not None and not identity_alive(owner)
+
+
+def sweep_stale(names: Iterable[str] | None = None) -> list[str]:
+    """Delete the stale marked interfaces among ``names`` (all of this namespace's when
+    None); the names deleted. Deleting one end of a veth deletes its peer."""
+    try:
+        candidates = list(names) if names is not None else os.listdir(SYS_NET)
+    except OSError:
+        return []
+    removed = []
+    for name in candidates:
+        if is_stale(name):
+            r = subprocess.run(["ip", "link", "del", name], capture_output=True)
+            if r.returncode == 0:
+                removed.append(name)
+    return removed
+
+
+def watch_parent(parent_pid: int, on_gone: Callable[[], None],
+                 interval_s: float = 0.2) -> threading.Thread:
+    """Call ``on_gone`` once this process's parent is no longer ``parent_pid`` (it died:
+    the process was re-parented). Checked at once, then every ``interval_s``."""
+    def run() -> None:
+        while os.getppid() == parent_pid:
+            time.sleep(interval_s)
+        on_gone()
+
+    thread = threading.Thread(target=run, name="parent-watch", daemon=True)
+    thread.start()
+    return thread

@@ -1,0 +1,216 @@
+"""Killing a softswitch run mid-way leaves no switch process and no veth behind.
+
+A real run — pytest running a conformance test on ``--target=softswitch`` — is started
+as a subprocess; once its daemon forwards frames, the run (or its xdist worker, or its
+daemon and then the run) is killed, and every process and interface *that run created*
+must be gone. Only that run's own daemons and veths are looked at (by pid and by the
+interfaces on the daemon's command line): other softswitches may run concurrently on
+this machine. The mechanisms are in ``p4sim/switchd/lifecycle.py``.
+"""
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from fixtures.targets.softswitch import softswitch_unavailable
+from p4sim.switchd.launch import VethPairs
+from p4sim.switchd.lifecycle import (identity_alive, mark_owned, owner_of, process_identity,
+                                      sweep_stale)
+
+REPO = Path(__file__).resolve().parents[2]
+# long enough (minutes) that it is always killed mid-way
+RUN = ["conformance/test_wire_conformance.py", "--target=softswitch", "-p", "no:cacheprovider",
+       "-q", "--seed=7"]
+START_S = 180.0        # the inner pytest's start, atp.p4's compile in the daemon, traffic
+GONE_S = 15.0
+
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("softswitch-veth")]
+
+
+@pytest.fixture(autouse=True)
+def _root():
+    missing = softswitch_unavailable()
+    if missing:
+        pytest.skip(missing)
+
+
+def _ppid(pid: int) -> int | None:
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _descendants(root: int) -> list[int]:
+    parents = {int(p): _ppid(int(p)) for p in os.listdir("/proc") if p.isdigit()}
+    found, frontier = [], [root]
+    while frontier:
+        pid = frontier.pop()
+        children = [c for c, pp in parents.items() if pp == pid]
+        found += children
+        frontier += children
+    return found
+
+
+def _cmdline(pid: int) -> list[str]:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().decode().split("\0")
+    except OSError:
+        return []
+
+
+def _interfaces_with_peers(names: list[str]) -> set[str]:
+    """``names`` and their veth peers (by the peer's ifindex in ``iflink``)."""
+    by_index = {}
+    for n in os.listdir("/sys/class/net"):
+        try:
+            by_index[(Path("/sys/class/net") / n / "ifindex").read_text().strip()] = n
+        except OSError:
+            continue
+    out = set(names)
+    for n in names:
+        try:
+            peer = by_index.get((Path("/sys/class/net") / n / "iflink").read_text().strip())
+        except OSError:
+            continue
+        if peer:
+            out.add(peer)
+    return out
+
+
+class Daemon:
+    """A softswitch daemon of the run: its identity and the interfaces it was given."""
+
+    def __init__(self, pid: int):
+        self.pid = pid
+        self.identity = process_identity(pid)
+        self.parent = _ppid(pid)
+        ports = [a for a in _cmdline(pid) if re.fullmatch(r"\d+@\S+", a)]
+        self.interfaces = _interfaces_with_peers([p.split("@", 1)[1] for p in ports])
+
+    def forwarding(self) -> bool:
+        """Frames went into the switch (the run is mid-way, not starting)."""
+        for n in self.interfaces:
+            try:
+                if int((Path("/sys/class/net") / n / "statistics" / "tx_packets")
+                       .read_text()) > 0:
+                    return True
+            except OSError:
+                continue
+        return False
+
+
+def _daemons_of(run: subprocess.Popen) -> list[Daemon]:
+    return [Daemon(p) for p in _descendants(run.pid)
+            if "p4sim.switchd" in _cmdline(p)]
+
+
+def _start_run(extra: list[str] = ()) -> tuple[subprocess.Popen, Daemon]:
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    env.pop("CI", None)
+    run = subprocess.Popen([sys.executable, "-m", "pytest", *RUN, *extra], cwd=REPO, env=env,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                           start_new_session=True)
+    deadline = time.monotonic() + START_S
+    while time.monotonic() < deadline:
+        busy = [d for d in _daemons_of(run) if d.identity and d.forwarding()]
+        if busy:
+            return run, busy[0]
+        if run.poll() is not None:
+            pytest.fail(f"the inner run exited ({run.returncode}) before its softswitch "
+                        f"forwarded frames")
+        time.sleep(0.2)
+    _kill(run)
+    pytest.fail(f"the inner run's softswitch forwarded no frames within {START_S:.0f}s")
+
+
+def _kill(run: subprocess.Popen) -> None:
+    if run.poll() is None:
+        os.killpg(run.pid, signal.SIGKILL)
+    run.wait()
+
+
+def _assert_gone(daemons: list[Daemon]) -> None:
+    deadline = time.monotonic() + GONE_S
+    while time.monotonic() < deadline:
+        alive = [d.pid for d in daemons if identity_alive(d.identity)]
+        left = sorted(n for d in daemons for n in d.interfaces
+                      if os.path.exists(f"/sys/class/net/{n}"))
+        if not alive and not left:
+            return
+        time.sleep(0.2)
+    pytest.fail(f"left behind: daemons {alive}, interfaces {left}")
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT, signal.SIGKILL],
+                         ids=["SIGTERM", "SIGINT", "SIGKILL"])
+def test_killing_pytest_mid_run_leaves_nothing(sig):
+    run, daemon = _start_run()
+    try:
+        os.kill(run.pid, sig)
+        run.wait(GONE_S)
+    finally:
+        _kill(run)
+    _assert_gone([daemon])
+
+
+def test_a_crashed_xdist_worker_leaves_nothing():
+    """The worker (the daemon's parent) dies; the controller goes on, then is stopped."""
+    run, daemon = _start_run(["-n", "1"])
+    seen = {daemon.pid: daemon}
+    try:
+        assert daemon.parent != run.pid, "under -n the daemon's parent is a worker"
+        os.kill(daemon.parent, signal.SIGKILL)
+        _assert_gone([daemon])
+        for d in _daemons_of(run):
+            seen.setdefault(d.pid, d)
+        os.kill(run.pid, signal.SIGTERM)
+        run.wait(GONE_S)
+    finally:
+        _kill(run)
+    _assert_gone(list(seen.values()))
+
+
+def test_killing_daemon_and_pytest_is_swept_by_the_next_start():
+    """Both SIGKILLed at once: nobody is left to clean, so the next softswitch start
+    deletes the dead run's marked veths (and only those)."""
+    run, daemon = _start_run()
+    os.kill(daemon.pid, signal.SIGKILL)
+    _kill(run)
+    left = {n for n in daemon.interfaces if os.path.exists(f"/sys/class/net/{n}")}
+    assert left, "the double kill should have left the veths for the sweep"
+    with VethPairs(1, tag="sweeptest"):
+        pass
+    _assert_gone([daemon])
+
+
+def test_the_sweep_deletes_only_marked_interfaces_of_dead_creators():
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    dead_identity = f"{dead.pid}:0"      # gone, and no process started at tick 0 anyway
+    with VethPairs(3, tag="sweepunit") as pairs:
+        stale, live, unmarked = pairs.switch
+        mark_owned(stale, dead_identity)
+        subprocess.run(["ip", "link", "set", "dev", unmarked, "alias", "someone else's"],
+                       check=True)
+        assert owner_of(live) == process_identity(os.getpid())
+        assert sweep_stale(pairs.switch) == [stale]
+        assert not os.path.exists(f"/sys/class/net/{stale}")
+        assert not os.path.exists(f"/sys/class/net/{pairs.peer[0]}")
+        assert all(os.path.exists(f"/sys/class/net/{n}") for n in (live, unmarked))
+
+
+def test_a_name_another_run_holds_is_drawn_again(monkeypatch):
+    """Concurrent runs share the name space: the same random part twice must not fail."""
+    import p4sim.switchd.launch as launch
+    draws = iter(["zz", "zz", "zy"])
+    monkeypatch.setattr(launch.random, "choices", lambda *a, **k: next(draws))
+    with VethPairs(1, tag="nametest") as first, VethPairs(1, tag="nametest") as second:
+        assert first.switch == ["nametestzz0a"] and second.switch == ["nametestzy0a"]
