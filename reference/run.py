@@ -161,8 +161,7 @@ def run_scenario(scenario: Scenario, switch_factory: SwitchFactory | None = None
         ps = pses.get((packet.app_id, packet.ps_index))
         if packet.flags & FLAG_ACK or ps is None:
             return None
-        state = ps.seqs.get((key_on_wire(packet.key, profile), packet.seq))
-        if state is None or state.parameter is None:
+        if not ps.has_completed(key_on_wire(packet.key, profile), packet.seq):
             return None
         return packet.app_id, packet.seq
 
