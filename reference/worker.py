@@ -2,8 +2,11 @@
 float requests and the optional AIMD window.
 
 Decisions where the spec is silent:
-- Tensors go one after another in the job's order; the next starts once every seq of the
-  current one has its parameter packet.
+- Tensors go one after another in the job's order (and, for a long job, again in every
+  iteration); the next starts once every seq of the current one has its parameter
+  packet. The job's first packet has seq ``job.first_seq`` (1 unless a test starts the
+  job elsewhere on the ring; section 10). Under the release's per-tensor seq (9.7)
+  every tensor starts at that first seq.
 - **seq continues across a job's tensors** (spec section 1: the k-th packet of the job
   has seq ``(k - 1) % 65535 + 1``). The release restarts it at 1 for every tensor (9.7,
   profile switch ``seq_across_tensors``): then a straggler of the previous tensor (a
@@ -114,7 +117,9 @@ class Worker:
         self.fan_in = layout.worker_fan_in(w)
         self.ipv4 = default_ipv4(layout.two_level)
         self.queue = [(key, data) for key, data in tensors]
-        self.done: dict[int, TensorProgress] = {}
+        self.done: dict[int, TensorProgress] = {}      # key -> its latest push
+        # key -> the outcome of every seq of every push of it, in push order
+        self.outcomes: dict[int, list[SeqOutcome]] = {}
         self.current: TensorProgress | None = None
         self.seq_base = 0
         self.cwnd = job.window * FRAME_LEN
@@ -139,7 +144,8 @@ class Worker:
         while self.queue:
             key, data = self.queue.pop(0)
             packets = -(-len(data) // ELEMENTS)
-            base = self.seq_base if self.profile.seq_across_tensors else 0   # 9.7
+            base = self.job.first_seq - 1 + (
+                self.seq_base if self.profile.seq_across_tensors else 0)      # 9.7
             self.current = TensorProgress(key, len(data), data, packets, base)
             self.seq_base += packets
             out += self._send_new()
@@ -250,6 +256,8 @@ class Worker:
             out += self._send_new()
         if len(t.acked) == t.packets:
             self.done[t.key] = t
+            self.outcomes.setdefault(t.key, []).extend(
+                t.acked[s] for s in range(1, t.packets + 1))
             self.current = None
             out += self._next_tensor()
         return out
@@ -289,7 +297,8 @@ class Worker:
 
     # -- results ----------------------------------------------------------------------
     def tensor_result(self, key: int) -> np.ndarray | None:
-        """The dequantized (or float) result of a finished tensor, float64 [length]."""
+        """The dequantized (or float) result of a finished tensor (its latest push),
+        float64 [length]."""
         t = self.done.get(key)
         if t is None:
             return None
