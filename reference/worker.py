@@ -81,7 +81,10 @@ class TensorProgress:
     float_seqs: set[int] = field(default_factory=set)
 
     def unacked_sent(self) -> list[int]:
-        return sorted(s for s in self.sent if s not in self.acked)
+        """Sent seqs without a parameter packet: all lie between ``A`` and the next
+        seq (the sliding window), so this looks at S seqs at most, not the tensor."""
+        return [s for s in range(self.ack_front + 1, self.next_seq)
+                if s in self.sent and s not in self.acked]
 
     def wire_seq(self, s: int) -> int:
         """The seq on the wire of this tensor's ``s``-th packet (see module docstring)."""
@@ -102,7 +105,8 @@ class Worker:
     def __init__(self, job: Job, w: int, layout: JobLayout, mac: bytes,
                  ps_macs: list[bytes], slot_table: list[int], pool_size: int,
                  tensors: list[tuple[int, np.ndarray]], profile: Profile, *,
-                 timeout_ns: int = TIMEOUT_NS, start_timeout_ns: int = START_TIMEOUT_NS):
+                 timeout_ns: int = TIMEOUT_NS, start_timeout_ns: int = START_TIMEOUT_NS,
+                 keep_outcomes: bool = True):
         self.job = job
         self.timeout_ns = timeout_ns
         self.start_timeout_ns = start_timeout_ns
@@ -118,7 +122,9 @@ class Worker:
         self.ipv4 = default_ipv4(layout.two_level)
         self.queue = [(key, data) for key, data in tensors]
         self.done: dict[int, TensorProgress] = {}      # key -> its latest push
-        # key -> the outcome of every seq of every push of it, in push order
+        # key -> the outcome of every seq of every push of it, in push order; a worker
+        # that trains for hours (host_stack.api) keeps only ``done``
+        self.keep_outcomes = keep_outcomes
         self.outcomes: dict[int, list[SeqOutcome]] = {}
         self.current: TensorProgress | None = None
         self.seq_base = 0
@@ -256,8 +262,9 @@ class Worker:
             out += self._send_new()
         if len(t.acked) == t.packets:
             self.done[t.key] = t
-            self.outcomes.setdefault(t.key, []).extend(
-                t.acked[s] for s in range(1, t.packets + 1))
+            if self.keep_outcomes:
+                self.outcomes.setdefault(t.key, []).extend(
+                    t.acked[s] for s in range(1, t.packets + 1))
             self.current = None
             out += self._next_tensor()
         return out
