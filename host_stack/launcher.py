@@ -24,6 +24,8 @@ ATP_SCALE         quantization scale (default 1e6)
 ATP_PROFILE       ``spec`` or ``atp-release`` (default spec)
 ATP_CC            1 to enable AIMD congestion control (default 0)
 ATP_TIMEOUT_US    worker resend timeout in µs (default 5000)
+ATP_FIRST_SEQ     the job's first seq, 1..65535 (default 1; spec 10.8: a job may
+                  start anywhere on the ring, e.g. just before the wrap)
 ================  ==========================================================
 """
 
@@ -67,6 +69,7 @@ class LaunchConfig:
     profile: str = "spec"
     congestion_control: bool = False
     timeout_us: int = HOST_TIMEOUT_NS // 1000
+    first_seq: int = 1
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> "LaunchConfig":
@@ -123,7 +126,8 @@ class LaunchConfig:
                    pool_size=number("ATP_POOL_SIZE", DEFAULT_POOL_SIZE, low=1),
                    scale=number("ATP_SCALE", DEFAULT_SCALE, kind=float),
                    profile=profile, congestion_control=env.get("ATP_CC", "0") == "1",
-                   timeout_us=number("ATP_TIMEOUT_US", HOST_TIMEOUT_NS // 1000, low=1))
+                   timeout_us=number("ATP_TIMEOUT_US", HOST_TIMEOUT_NS // 1000, low=1),
+                   first_seq=number("ATP_FIRST_SEQ", 1, low=1))
 
 
 def main(argv: list[str] | None = None) -> int:
