@@ -118,6 +118,10 @@ class LaunchConfig:
         if profile not in PROFILES:
             raise RoleError(f"ATP_PROFILE={profile!r}: expected one of "
                             f"{', '.join(sorted(PROFILES))}")
+        first_seq = number("ATP_FIRST_SEQ", 1, low=1)
+        if first_seq > 0xFFFF:
+            raise RoleError(f"ATP_FIRST_SEQ={first_seq} must be at most 65535 (seq is 16 "
+                            f"bits and never 0)")
         return cls(role=role, worker_id=worker_id, num_workers=num_workers,
                    num_servers=num_servers, server_id=server_id, ps_macs=macs,
                    iface=env.get("ATP_IFACE", "eth0"),
@@ -127,7 +131,7 @@ class LaunchConfig:
                    scale=number("ATP_SCALE", DEFAULT_SCALE, kind=float),
                    profile=profile, congestion_control=env.get("ATP_CC", "0") == "1",
                    timeout_us=number("ATP_TIMEOUT_US", HOST_TIMEOUT_NS // 1000, low=1),
-                   first_seq=number("ATP_FIRST_SEQ", 1, low=1))
+                   first_seq=first_seq)
 
 
 def main(argv: list[str] | None = None) -> int:
