@@ -22,7 +22,9 @@ Decisions where the spec is silent (documented for the P4/host teams):
   any seq). The frontier is per PS (one ps_index of one job): a PS knows only the seqs
   of its own keys, and every seq at or behind another PS's frontier is acknowledged by
   every worker as well, so it only lets that PS keep a little longer what it could
-  forget. Under the release's per-tensor seq (9.7) a seq frontier would take the next
+  forget. Its limit (docs/protocol.md D21): a PS that sees nothing while the job sends
+  more than 32767 - S packets to its other PSes takes its next packets for stragglers
+  (half the ring cannot tell far ahead from behind). Under the release's per-tensor seq (9.7) a seq frontier would take the next
   tensor's seq 1 for a straggler, so there the PS forgets a tensor's whole state once
   every seq of it (``ceil(tensor_len / 62)`` seqs) has completed, and has no stragglers
   (decision: the release's PS keeps its state per tensor).
