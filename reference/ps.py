@@ -116,6 +116,8 @@ class ParameterServer:
         self.all_workers = (1 << job.fan_in) - 1
         self.seqs: dict[tuple[int, int], SeqState] = {}
         self.frontier: int | None = None     # state at or behind it is forgotten
+        # 9.7 only: (key, seq) of the tensors forgotten whole, for has_completed
+        self.retired: set[tuple[int, int]] = set()
         self.counters: Counter[str] = Counter()
         self.killed = False
 
@@ -239,6 +241,7 @@ class ParameterServer:
             tensor = [k for k in self.seqs if k[0] == key]
             if sum(1 for k in tensor if self.seqs[k].parameter is not None) >= packets:
                 for k in tensor:
+                    self.retired.add(k)
                     del self.seqs[k]
             return
         frontier = seq_add(completed.seq, -self.job.window)
@@ -271,5 +274,6 @@ class ParameterServer:
     def has_completed(self, key: int, seq: int) -> bool:
         """Whether (key, seq) completed: held, or forgotten behind the frontier."""
         state = self.seqs.get((key, seq))
-        return (state is not None and state.parameter is not None) or self.is_straggler(seq)
+        return ((state is not None and state.parameter is not None)
+                or self.is_straggler(seq) or (key, seq) in self.retired)
 

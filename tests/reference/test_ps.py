@@ -432,6 +432,7 @@ def test_9_7_release_ps_forgets_a_tensor_once_all_its_seqs_completed():
     assert (7, 1) in p.seqs
     p.on_frame(frame(app_id=1, seq=2, bitmap=7, fan_in=3, key=key_le, tensor_len=124))
     assert p.seqs == {} and p.frontier is None
+    assert p.has_completed(7, 1) and p.has_completed(7, 2)     # re-takes still counted
     again = p.on_frame(frame(app_id=1, seq=1, bitmap=7, fan_in=3, key=key_le,
                              tensor_len=124, values=vals(5)))   # the next iteration
     assert parse(again[0])["values"][0] == 5
