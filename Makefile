@@ -31,6 +31,7 @@ bench: $(VENV)/.installed
 	$(PY) benchmarks/softswitch.py
 	$(PY) benchmarks/host_stack.py
 	$(PY) benchmarks/release_host_stack.py
+	$(PY) benchmarks/long_jobs.py
 
 # the verbs emulation (verbs_emu/: libibverbs over AF_PACKET) and the ATP release's worker
 # and PS built against it by the release's own Makefiles (source: $ATP_RELEASE_SRC or
