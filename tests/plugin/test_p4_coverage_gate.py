@@ -1,0 +1,89 @@
+"""The P4 coverage gate (fixtures.p4_coverage): a point only one scenario family reaches
+is named by the gate once that family is gone; declarations of unreachable points are
+checked against the build."""
+from pathlib import Path
+
+import pytest
+
+from fixtures import p4_coverage
+from fixtures.closed_loop import run_on_target
+from fixtures.corpus import load_scenario
+from fixtures.targets import open_target
+from fixtures.targets import p4sim as driver
+from p4sim.coverage import Coverage, Point
+
+SCENARIOS = Path(__file__).resolve().parents[2] / "fixtures" / "corpus" / "scenarios"
+
+
+def _coverage_of(names):
+    program = driver.compiled_program(False)
+    program.coverage_reset()
+    for name in names:
+        assert run_on_target(load_scenario(SCENARIOS / f"{name}.json"),
+                             lambda: open_target("p4sim")).completed
+    return program.coverage()
+
+
+def _declare(tmp_path, monkeypatch, ids):
+    path = tmp_path / "unreachable.yaml"
+    path.write_text("spec:\n" + "".join(f"  {__import__('json').dumps(i)}: "
+                                        f"\"not reached by this test's scenarios\"\n"
+                                        for i in ids) + "atp-release: {}\n")
+    monkeypatch.setattr(p4_coverage, "UNREACHABLE", path)
+
+
+def test_removing_the_only_family_reaching_a_point_fails_the_gate_naming_it(
+        tmp_path, monkeypatch, capsys):
+    families = ["collisions-small-pool", "two-level-partial-flush"]
+    both = _coverage_of(families)
+    without = _coverage_of(families[:1])            # the two-level family removed
+    lost = {p.id for p in without.uncovered()} - {p.id for p in both.uncovered()}
+    assert any("two_level" in pid for pid in lost), sorted(lost)[:5]
+    # everything the full set misses is declared: the full set passes the gate ...
+    _declare(tmp_path, monkeypatch, [p.id for p in both.uncovered()])
+    full = tmp_path / "p4-coverage-spec.json"
+    both.write(full)
+    assert p4_coverage.main(["check", str(full)]) == 0
+    # ... the set without the two-level family fails it, naming each point it lost
+    partial = tmp_path / "partial" / "p4-coverage-spec.json"
+    partial.parent.mkdir()
+    without.write(partial)
+    capsys.readouterr()
+    assert p4_coverage.main(["check", str(partial)]) == 1
+    out = capsys.readouterr().out
+    for pid in lost:
+        assert f": {pid}" in out
+    assert "coverage gate FAILED (spec)" in out
+
+
+def _cov(hits):
+    points = [Point(f"statement C | s{i}", "statement", "C", "p4src/x.p4", i + 1, f"s{i}")
+              for i in range(len(hits))]
+    return Coverage(points, hits)
+
+
+def test_declarations_must_stay_true():
+    cov = _cov([3, 0, 0])
+    assert p4_coverage.verdict(cov, {"statement C | s1": "why", "statement C | s2": "why"}) == []
+    problems = p4_coverage.verdict(cov, {"statement C | s0": "why", "statement C | gone": "w"})
+    assert problems == [
+        "uncovered reachable point p4src/x.p4:2: statement C | s1",
+        "uncovered reachable point p4src/x.p4:3: statement C | s2",
+        "declared unreachable but the build has no such point: statement C | gone",
+        "declared unreachable but covered (3 hits) p4src/x.p4:1: statement C | s0"]
+
+
+def test_uncovered_prints_entries_to_paste_and_bad_files_are_one_line(tmp_path, monkeypatch,
+                                                                       capsys):
+    _declare(tmp_path, monkeypatch, [])
+    path = tmp_path / "p4-coverage-spec.json"
+    _cov([1, 0]).write(path)
+    assert p4_coverage.main(["uncovered", str(path)]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "spec:", '  "statement C | s1": "(p4src/x.p4:2) why it cannot be reached"']
+    (tmp_path / "p4-coverage-spec.json").write_text("{}")
+    assert p4_coverage.main(["check", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and len(err.splitlines()) == 1
+    with pytest.raises(p4_coverage.CoverageFileError):
+        p4_coverage.profile_of(tmp_path / "coverage.json")
