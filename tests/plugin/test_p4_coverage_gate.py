@@ -1,6 +1,7 @@
 """The P4 coverage gate (fixtures.p4_coverage): a point only one scenario family reaches
 is named by the gate once that family is gone; declarations of unreachable points are
 checked against the build."""
+import json
 from pathlib import Path
 
 import pytest
@@ -24,11 +25,11 @@ def _coverage_of(names):
     return program.coverage()
 
 
-def _declare(tmp_path, monkeypatch, ids):
+def _declare(tmp_path, monkeypatch, baseline, unreachable=()):
     path = tmp_path / "unreachable.yaml"
-    path.write_text("spec:\n" + "".join(f"  {__import__('json').dumps(i)}: "
-                                        f"\"not reached by this test's scenarios\"\n"
-                                        for i in ids) + "atp-release: {}\n")
+    path.write_text(json.dumps({"spec": {
+        "unreachable": {i: "no scenario of this test reaches it" for i in unreachable},
+        "not_yet_covered": list(baseline)}}))             # JSON is YAML
     monkeypatch.setattr(p4_coverage, "UNREACHABLE", path)
 
 
@@ -39,7 +40,7 @@ def test_removing_the_only_family_reaching_a_point_fails_the_gate_naming_it(
     without = _coverage_of(families[:1])            # the two-level family removed
     lost = {p.id for p in without.uncovered()} - {p.id for p in both.uncovered()}
     assert any("two_level" in pid for pid in lost), sorted(lost)[:5]
-    # everything the full set misses is declared: the full set passes the gate ...
+    # everything the full set misses is the baseline: the full set passes the gate ...
     _declare(tmp_path, monkeypatch, [p.id for p in both.uncovered()])
     full = tmp_path / "p4-coverage-spec.json"
     both.write(full)
@@ -62,15 +63,25 @@ def _cov(hits):
     return Coverage(points, hits)
 
 
-def test_declarations_must_stay_true():
+def test_declarations_must_stay_true(tmp_path, monkeypatch):
+    _declare(tmp_path, monkeypatch, [])
     cov = _cov([3, 0, 0])
-    assert p4_coverage.verdict(cov, {"statement C | s1": "why", "statement C | s2": "why"}) == []
-    problems = p4_coverage.verdict(cov, {"statement C | s0": "why", "statement C | gone": "w"})
+    Declared = p4_coverage.Declared
+    assert p4_coverage.verdict(cov, Declared({"statement C | s1": "why"},
+                                             ["statement C | s2"])) == []
+    problems = p4_coverage.verdict(cov, Declared({"statement C | s0": "why"},
+                                                 ["statement C | gone"]))
+    where = str(tmp_path / "unreachable.yaml")
     assert problems == [
-        "uncovered reachable point p4src/x.p4:2: statement C | s1",
-        "uncovered reachable point p4src/x.p4:3: statement C | s2",
-        "declared unreachable but the build has no such point: statement C | gone",
+        "uncovered point p4src/x.p4:2: statement C | s1",
+        "uncovered point p4src/x.p4:3: statement C | s2",
+        f"declared in {where} but the build has no such point: statement C | gone",
         "declared unreachable but covered (3 hits) p4src/x.p4:1: statement C | s0"]
+    # a baseline point that got covered is news, not a failure
+    assert p4_coverage.verdict(cov, Declared({}, ["statement C | s0", "statement C | s1",
+                                                  "statement C | s2"])) == []
+    assert p4_coverage.newly_covered(cov, Declared({}, ["statement C | s0"])) == \
+        ["statement C | s0"]
 
 
 def test_uncovered_prints_entries_to_paste_and_bad_files_are_one_line(tmp_path, monkeypatch,
@@ -79,11 +90,24 @@ def test_uncovered_prints_entries_to_paste_and_bad_files_are_one_line(tmp_path, 
     path = tmp_path / "p4-coverage-spec.json"
     _cov([1, 0]).write(path)
     assert p4_coverage.main(["uncovered", str(path)]) == 0
-    assert capsys.readouterr().out.splitlines() == [
-        "spec:", '  "statement C | s1": "(p4src/x.p4:2) why it cannot be reached"']
+    assert capsys.readouterr().out.splitlines()[2:] == [
+        '    "statement C | s1":   # p4src/x.p4:2']
     (tmp_path / "p4-coverage-spec.json").write_text("{}")
     assert p4_coverage.main(["check", str(path)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: ") and len(err.splitlines()) == 1
     with pytest.raises(p4_coverage.CoverageFileError):
         p4_coverage.profile_of(tmp_path / "coverage.json")
+
+
+def test_novelty_scores_the_counters_a_run_took_first():
+    from fixtures.p4_coverage import Novelty
+    scenario = load_scenario(SCENARIOS / "two-level-partial-flush.json")
+    driver.compiled_program(False).coverage_reset()
+    first = Novelty("spec")
+    assert run_on_target(scenario, lambda: open_target("p4sim")).completed
+    assert first.score() > 100
+    again = Novelty("spec")            # the same run again reaches nothing new
+    assert run_on_target(scenario, lambda: open_target("p4sim")).completed
+    assert again.score() == 0
+    assert again.target("outside hypothesis") == 0
