@@ -100,14 +100,18 @@ def test_uncovered_prints_entries_to_paste_and_bad_files_are_one_line(tmp_path, 
         p4_coverage.profile_of(tmp_path / "coverage.json")
 
 
-def test_novelty_scores_the_counters_a_run_took_first():
+def test_novelty_scores_the_counters_a_run_took_first_in_its_test():
     from fixtures.p4_coverage import Novelty
     scenario = load_scenario(SCENARIOS / "two-level-partial-flush.json")
-    driver.compiled_program(False).coverage_reset()
-    first = Novelty("spec")
+    novelty = Novelty("spec")
+    novelty.start()
     assert run_on_target(scenario, lambda: open_target("p4sim")).completed
-    assert first.score() > 100
-    again = Novelty("spec")            # the same run again reaches nothing new
+    first = novelty.score()
+    assert first > 100
+    novelty.start()                    # the same run again reaches nothing new ...
     assert run_on_target(scenario, lambda: open_target("p4sim")).completed
-    assert again.score() == 0
-    assert again.target("outside hypothesis") == 0
+    assert novelty.target("outside hypothesis") == 0
+    other = Novelty("spec")            # ... but is all new to another test
+    other.start()
+    assert run_on_target(scenario, lambda: open_target("p4sim")).completed
+    assert other.score() == first
