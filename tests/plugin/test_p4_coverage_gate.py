@@ -115,3 +115,23 @@ def test_novelty_scores_the_counters_a_run_took_first_in_its_test():
     other.start()
     assert run_on_target(scenario, lambda: open_target("p4sim")).completed
     assert other.score() == first
+
+
+def test_allure_result_shows_the_figure_uncovered_lines_and_the_source(tmp_path):
+    from fixtures.report_p4_coverage import write_allure_result
+    points = [Point("statement C | a", "statement", "C", "p4src/atp.p4", 3, "a"),
+              Point("branch C | b", "branch", "C", "p4src/atp.p4", 4, "b -> true")]
+    path = write_allure_result(tmp_path, Coverage(points, [5, 0]), "spec",
+                               p4_coverage.Declared(), "p4sim")
+    result = json.loads(path.read_text())
+    assert result["status"] == "failed"
+    assert "uncovered point p4src/atp.p4:4: branch C | b" in result["statusDetails"]["message"]
+    assert "<b>1/2</b> reachable points" in result["descriptionHtml"]
+    assert "<code>p4src/atp.p4:4</code>" in result["descriptionHtml"]
+    source = (tmp_path / result["attachments"][0]["source"]).read_text()
+    assert "<tr class='h'><td>3</td><td>5</td>" in source
+    assert "<tr class='m'><td>4</td><td>0</td>" in source
+    baseline = p4_coverage.Declared({}, ["branch C | b"])
+    again = json.loads(write_allure_result(tmp_path, Coverage(points, [5, 0]), "spec",
+                                           baseline, "p4sim").read_text())
+    assert again["status"] == "passed"
