@@ -40,7 +40,7 @@ def main() -> None:
     parser.add_argument("--seqs", type=int, default=300)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--scenario", default="collisions-small-pool")
-    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
     config, stream = build(4, args.seqs, 32)
     total = {True: 0.0, False: 0.0}
@@ -52,14 +52,15 @@ def main() -> None:
     print(f"atp.p4 switch only   without coverage {off:9,.0f} frames/s   with {on:9,.0f}"
           f"   coverage costs {100 * (total[True] / total[False] - 1):+.1f}% CPU")
     original = driver.compiled_program
-    runs = {}
-    for coverage in (False, True):
-        driver.compiled_program = (lambda release, pool_max=driver.POOL_MAX, coverage=coverage:
-                                   original(release, pool_max, coverage))
-        try:
-            runs[coverage] = conformance_run_seconds("p4sim", args.scenario, args.runs)
-        finally:
-            driver.compiled_program = original
+    runs = {True: 0.0, False: 0.0}
+    for _ in range(args.runs):                    # interleaved, one run each per round
+        for coverage in (False, True):
+            driver.compiled_program = (lambda release, pool_max=driver.POOL_MAX,
+                                       coverage=coverage: original(release, pool_max, coverage))
+            try:
+                runs[coverage] += conformance_run_seconds("p4sim", args.scenario, 1)
+            finally:
+                driver.compiled_program = original
     print(f"conformance run of {args.scenario} (lockstep, CPU s per run)   without "
           f"{runs[False]:.3f}   with {runs[True]:.3f}   coverage costs "
           f"{100 * (runs[True] / runs[False] - 1):+.1f}%")
