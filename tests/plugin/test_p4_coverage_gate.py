@@ -135,3 +135,24 @@ def test_allure_result_shows_the_figure_uncovered_lines_and_the_source(tmp_path)
     again = json.loads(write_allure_result(tmp_path, Coverage(points, [5, 0]), "spec",
                                            baseline, "p4sim").read_text())
     assert again["status"] == "passed"
+
+
+def test_baseline_rewrites_a_profile_from_a_run_and_names_the_changes(tmp_path, monkeypatch,
+                                                                      capsys):
+    _declare(tmp_path, monkeypatch, ["statement C | s0", "statement C | gone"],
+             unreachable=["statement C | s2"])
+    path = tmp_path / "p4-coverage-spec.json"
+    _cov([4, 0, 0]).write(path)             # s0 now covered, s1 new and uncovered
+    assert p4_coverage.main(["check", str(path)]) == 1
+    capsys.readouterr()
+    assert p4_coverage.main(["baseline", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "not_yet_covered, added: statement C | s1" in out
+    assert "not_yet_covered, dropped (covered): statement C | s0" in out
+    assert "not_yet_covered, dropped (gone): statement C | gone" in out
+    declared = p4_coverage.declared_for("spec")
+    assert declared.baseline == ["statement C | s1"]
+    assert declared.unreachable == {"statement C | s2": "no scenario of this test reaches it"}
+    assert p4_coverage.declared_for("atp-release").baseline == []
+    assert "# p4src/x.p4:2" in p4_coverage.UNREACHABLE.read_text()
+    assert p4_coverage.main(["check", str(path)]) == 0
