@@ -144,7 +144,22 @@ def cmd_run(args):
         print(f"digest {name} {fields}")
     _write_pcap(out_path, out)
     print(f"{len(frames)} frames in, {len(out)} out -> {out_path}")
+    if args.coverage is not None:
+        _report_coverage(prog.coverage(), args.coverage)
     return 0
+
+
+def _report_coverage(cov, path):
+    """The figure and every uncovered point (file:line, kind, what); the points with
+    their hits as JSON in ``path`` (p4sim.coverage's format) when one is given."""
+    for line in cov.lines():
+        print(f"coverage: {line}")
+    if path:
+        try:
+            cov.write(path)
+        except OSError as e:
+            raise CliError(f"--coverage {path}: cannot write ({e.strerror})") from None
+        print(f"coverage: points with their hits -> {path}")
 
 
 def parser():
@@ -172,6 +187,9 @@ def parser():
                         "{hdr.ethernet.dst_addr: 1}, set_port, {port: 5}]}")
     r.add_argument("--recirculation-port", type=int, default=68)
     r.add_argument("--seed", type=int, default=0, help="seed of Random externs")
+    r.add_argument("--coverage", nargs="?", const="", default=None, metavar="OUT.json",
+                   help="print the program's coverage by these frames (figure, uncovered "
+                        "points with file:line); with OUT.json also write every point's hits")
     r.set_defaults(fn=cmd_run)
     return ap
 

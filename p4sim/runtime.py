@@ -70,7 +70,8 @@ class TableSpec:
 
 
 class Entry:
-    __slots__ = ("key", "match", "prio", "seq", "result", "packets", "bytes", "dreg", "meter")
+    __slots__ = ("key", "match", "prio", "seq", "result", "packets", "bytes", "dreg", "meter",
+                 "cov")
 
     def __init__(self, key, match, prio, seq, result):
         self.key = key          # normalised key tuple (identity of the entry)
@@ -82,6 +83,7 @@ class Entry:
         self.bytes = 0
         self.dreg = None        # the DirectRegister cell (one value per field)
         self.meter = None       # the DirectMeter's MeterBucket once configured
+        self.cov = None         # a const entry's coverage counter (p4sim.coverage)
 
 
 class Table:
@@ -106,8 +108,9 @@ class Table:
         # per-switch functions: the spec is shared by every Switch of one Program
         self.fns = [ns[a.fn_name] for a in self.spec.actions]
         self._set_default_raw(*self.initial_default)
-        for key, aidx, args, prio in self.spec.const_entries:
-            self._insert(key, aidx, args, prio, resort=False)
+        counters = getattr(self.spec, "cov_entries", None) or [None] * len(self.spec.const_entries)
+        for (key, aidx, args, prio), counter in zip(self.spec.const_entries, counters):
+            self._insert(key, aidx, args, prio, resort=False).cov = counter
         self._resort()
         if self.const and not self.exact_only and len(self.sorted) <= CHAIN_MAX \
                 and not any(kind == 2 for e in self.sorted for kind, _, _ in e.match):
@@ -953,6 +956,18 @@ def STACK_SHIFT(S, base, size, esz, n):
         n = min(-n, size)
         S[lo:hi] = region[n * esz:] + [0] * (n * esz)
         S[base] = max(0, S[base] - n)
+
+
+def TABLE_COV(C, r, hit, default, ctx):
+    """Count a table apply's outcome for coverage: the const entry hit (its counter),
+    another hit (``hit``) or a miss (the counter of the default action that ran);
+    returns the apply result."""
+    if r[0]:
+        e = ctx.entry
+        C[hit if e.cov is None else e.cov] += 1
+    else:
+        C[default[r[1]]] += 1
+    return r
 
 
 def NOOP(S):

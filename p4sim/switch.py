@@ -38,6 +38,7 @@ class Switch(ControlPlaneMixin):
             "Reject": Reject, "ExitBlock": ExitBlock, "CTX": ctx, "count_direct": rt.count_direct,
             "STK": rt.STK, "ADV": rt.ADV, "LOOK": rt.LOOK, "DIV": rt.DIV, "MOD": rt.MOD,
             "STACK_SHIFT": rt.STACK_SHIFT, "direct_meter": rt.direct_meter, "NOOP": rt.NOOP, "ZERO": [0] * program.nslots,
+            "COV": program.coverage_counts, "TABLE_COV": rt.TABLE_COV,
         }
         for fmt, name in program.structs.items():
             ns[name] = struct.Struct(fmt)

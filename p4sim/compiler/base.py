@@ -74,6 +74,7 @@ class FnCtx:
         self.ret = ret
         self.outs = list(outs)
         self.qual = qual
+        self.cov = None    # the coverage counter of the straight-line stretch being compiled
 
 
 class Callable:

@@ -44,6 +44,7 @@ class CallsMixin:
                 av = self.expr(a, sc, fc, em)
                 argcodes.append(self.convert(av, t, a.loc, f"argument '{pname}' of '{cal.qual}'").code)
         call = f"{cal.pyname}(" + ", ".join(["S"] + argcodes) + ")"
+        self.cov_called(cal.pyname, fc)
         hasret = not isinstance(cal.ret, VoidT)
         nres = (1 if hasret else 0) + len(writebacks)
         if not stmt:
@@ -135,13 +136,19 @@ class CallsMixin:
                 raise serr(e.loc, f"table '{rex[1]['qual']}' has only apply()")
             if fc is None or fc.kind not in ("control",):
                 raise serr(e.loc, f"table '{rex[1]['qual']}' applied outside a control apply block")
-            code = f"{rex[1]['pyname']}.run(S, {rex[1]['keycode']})"
-            if stmt:
-                if not self.inline_const_apply(rex[1], em):
-                    em.line(code)
+            tinfo = rex[1]
+            code = f"{tinfo['pyname']}.run(S, {tinfo['keycode']})"
+            if stmt and self.inline_const_apply(tinfo, em):
                 return None
-            tmpcode = code
-            return Val(extra=("apply_result", rex[1], tmpcode))
+            for a in tinfo["spec"].actions:    # which action runs is the entries' choice
+                self.cov_called(a.fn_name, None)    # (no fc: a call site of unknown count)
+            cov = tinfo["cov"]
+            if cov["entries"] or cov["hit"] is not None:
+                code = f"TABLE_COV(COV, {code}, {cov['hit']}, {cov['default']}, CTX)"
+            if stmt:
+                em.line(code)
+                return None
+            return Val(extra=("apply_result", tinfo, code))
         if kind == "control_inst":
             if mname != "apply":
                 raise serr(e.loc, f"{rex[1].kind} instance has only apply()")
@@ -238,6 +245,10 @@ class CallsMixin:
             else:
                 em.line("if True:")
             em.indent()
+            entry = tinfo["cov"]["entries"][i:i + 1]
+            self.cov_count(em, entry)
+            if self.cov is not None:     # the entry's action runs as often as the entry
+                self.cov.called(spec.actions[aidx].fn_name, entry or None)
             em.line(f"CTX.entry = {T}_E[{i}]")
             em.line(f"{spec.actions[aidx].fn_name}(S{''.join(f', {v!r}' for v in args)})")
             em.dedent()
@@ -248,6 +259,12 @@ class CallsMixin:
             em.line("else:")
             em.indent()
             em.line(f"{k}_r = {T}.default_result")
+            default = tinfo["cov"]["default"]
+            if default is not None:      # counted per default action: it runs as often
+                em.line(f"COV[{default!r}[{k}_r[1]]] += 1")
+            for i, a in enumerate(spec.actions):
+                if not a.tableonly and self.cov is not None:
+                    self.cov.called(a.fn_name, None if default is None else default[i:i + 1])
             em.line("CTX.entry = None")
             em.line(f"{k}_r[2](S, *{k}_r[3])")
             em.dedent()

@@ -44,6 +44,7 @@ class ControlsMixin:
         em = Emitter(1)
         self.control_locals(decl, sc, fc, qual, em)
         body = Emitter(1)
+        self.cov_segment_start(fc, body)
         self.block(decl.body, Scope(sc), fc, body)
         em.lines.extend(body.lines)
         em.line("return")
@@ -127,6 +128,7 @@ class ControlsMixin:
         cal.ret = ret
         cal.outs = outs
         fc = FnCtx(cal.kind, ret=ret, outs=outs, qual=cal.qual)
+        self.cov_entry(cal.kind, cal.qual, d.loc, cal.pyname, fc, em)
         self.block(d.body, sc, fc, em)
         em.line(self.return_stmt(fc, None))
         sig = ", ".join(["S"] + argnames)

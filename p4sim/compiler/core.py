@@ -1,7 +1,11 @@
 """State shared by every part of the compiler: slots, generated names, objects, constants and
 type resolution."""
+import os
+
 from ..types import (Bits, BlockT, BoolT, EnumT, ErrorT, ExternT, HeaderT, IntT, StackT, StringT,
                      VoidT, nslots)
+from ..coverage import PointTable
+from ..preprocess import INCLUDE_DIR
 from .base import Scope, serr, tdesc
 
 
@@ -9,8 +13,11 @@ class CompilerCore:
     """State shared by every part of the compiler: slots, generated names, objects, constants
     and type resolution."""
 
-    def __init__(self, decls, filename):
+    def __init__(self, decls, filename, coverage=True):
         self.decls = decls
+        # coverage points and counters (p4sim.coverage); None: compiled without coverage
+        self.cov = PointTable(os.getcwd()) if coverage else None
+        self.cov_cond = 0        # > 0 while compiling an operand evaluated conditionally
         self.filename = filename
         self.types = {}
         self.glob = Scope()
@@ -40,6 +47,58 @@ class CompilerCore:
         self.compiled_blocks = set()
         self.sel_fields = {}     # deparser selector slot -> its "written" flag slot
         self.gress = None        # "ig"/"eg" while compiling a pipeline block
+
+    def cov_point(self, kind, block, loc, text=None, counters=None):
+        """Record a coverage point of the program's own source (p4sim's core.p4/tna.p4
+        have none); ``counters`` None: a new counter. Returns its counters, or () when
+        nothing is recorded (no coverage, or a point of p4sim's include files)."""
+        if not self.cov_here(loc):
+            return ()
+        if counters is None:
+            counters = (self.cov.counter(),)
+        self.cov.add(kind, block, loc, text, counters)
+        return tuple(counters)
+
+    def cov_here(self, loc):
+        """Whether points at ``loc`` are recorded (coverage on, the program's own file)."""
+        return self.cov is not None and loc is not None and \
+            os.path.dirname(os.path.abspath(loc.file)) != INCLUDE_DIR
+
+    def cov_count(self, em, counters):
+        """Emit the increment of a point's own counter (nothing when there is none)."""
+        for c in counters[:1]:
+            em.line(f"COV[{c}] += 1")
+
+    def cov_entry(self, kind, qual, loc, pyname, fc, em):
+        """The entry point of a generated function (action, function, RegisterAction):
+        counted by its call sites when they are all known (PointTable.finish), so its
+        ``COV[@fn]`` line is only a marker until then."""
+        if not self.cov_here(loc):
+            return
+        ref = self.cov.function(pyname)
+        self.cov_point(kind, qual, loc, counters=(ref,))
+        em.line(f"COV[{ref}] += 1")
+        fc.cov = (ref,)
+
+    def cov_called(self, pyname, fc):
+        """A call of ``pyname`` at the current point of ``fc``: run as often as its
+        straight-line stretch, unless under a condition (``&&``, ``||``, ``?:``)."""
+        if self.cov is not None:
+            known = fc is not None and fc.cov is not None and not self.cov_cond
+            self.cov.called(pyname, fc.cov if known else None)
+
+    def cov_segment_start(self, fc, em):
+        """The counter of a control's apply block (its statements carry the points)."""
+        if self.cov is not None:
+            fc.cov = ()
+            self.cov_segment(fc, em)
+
+    def cov_segment(self, fc, em):
+        """Start a new straight-line stretch: the statements compiled next count on a new
+        counter (emitted here), e.g. after an if whose arm may return."""
+        if self.cov is not None and fc is not None and fc.cov is not None:
+            fc.cov = (self.cov.counter(),)
+            em.line(f"COV[{fc.cov[0]}] += 1")
 
     def uid(self, prefix):
         self.uidn += 1

@@ -56,8 +56,12 @@ class ExpressionsMixin:
             c = self.expr(e.cond, sc, fc, em)
             if not isinstance(c.t, BoolT):
                 raise serr(e.loc, "condition of ?: must be bool")
-            a = self.expr(e.then, sc, fc, em)
-            b = self.expr(e.els, sc, fc, em)
+            self.cov_cond += 1
+            try:
+                a = self.expr(e.then, sc, fc, em)
+                b = self.expr(e.els, sc, fc, em)
+            finally:
+                self.cov_cond -= 1
             a, b, t = self.unify(a, b, e.loc, "?:")
             if not a.t.scalar:
                 raise UnsupportedError(e.loc, "unsupported ?: on non-scalar values")

@@ -78,6 +78,7 @@ class RegistersMixin:
         if fc.kind != "action":
             raise UnsupportedError(loc, "DirectRegisterAction execute outside a table action")
         self.need_args(inst, m, args, loc, 0)
+        self.cov_called(inst.pyname, fc)
         return Val(code=f"{inst.pyname}(S)", t=inst.info["ut"])
 
     def call_DirectRegister(self, inst, m, e, args, sc, fc, em, loc):
@@ -121,6 +122,7 @@ class RegistersMixin:
         if not isinstance(it, (Bits, IntT)):
             raise serr(args[0].loc, f"register index must be bit<W>, not {tdesc(iv.t)}")
         code = f"{inst.pyname}(S, {iv.code})"
+        self.cov_called(inst.pyname, fc)
         return Val(code=code, t=inst.info["ut"])
 
     def call_Register(self, inst, m, e, args, sc, fc, em, loc):
@@ -200,6 +202,7 @@ class RegistersMixin:
         else:
             em.line("rv = 0")
         fc = FnCtx("ra", qual=inst.qual)
+        self.cov_entry("register_action", inst.qual, fn.loc, pyname, fc, em)
         self.block(fn.body, sc, fc, em)
         for s in stores:
             em.line(s)

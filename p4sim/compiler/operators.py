@@ -34,7 +34,12 @@ class OperatorsMixin:
     def binop(self, e, sc, fc, em):
         op = e.op
         a = self.expr(e.left, sc, fc, em)
-        b = self.expr(e.right, sc, fc, em)
+        conditional = op in ("&&", "||")       # the right operand may not be evaluated
+        self.cov_cond += conditional
+        try:
+            b = self.expr(e.right, sc, fc, em)
+        finally:
+            self.cov_cond -= conditional
         loc = e.loc
         if op in ("&&", "||"):
             if not (isinstance(a.t, BoolT) and isinstance(b.t, BoolT)):

@@ -2,7 +2,7 @@
 (de)serialisation."""
 from ..errors import UnsupportedError
 from ..types import Bits, BoolT, HeaderT, StackT, StructT
-from .base import Val, addb, serr, tdesc
+from .base import Val, addb, expr_text, serr, tdesc
 
 # struct codes of a group of N bytes (high part first) and their sizes in bytes
 GROUP_CODES = {1: "B", 2: "H", 3: "BH", 4: "I", 5: "BI", 6: "HI", 7: "BHI", 8: "Q"}
@@ -82,7 +82,7 @@ class PacketIOMixin:
         if fc is None or fc.kind != "deparser":
             raise UnsupportedError(e.loc, "emit outside a deparser apply block")
         hv = self.expr(e.args[0].value, sc, fc, em)
-        self.gen_emit(hv, em, e.loc)
+        self.gen_emit(hv, em, e.loc, cov=(fc.qual, expr_text(e.args[0].value)))
         return None
 
     def port_metadata_unpack(self, lv, rhs, sc, fc, em):
@@ -220,11 +220,17 @@ class PacketIOMixin:
             em.line(f"S[{base}:{end}] = (1, " + ", ".join(vals) + ",)")
         em.line(f"off += {nb}")
 
-    def gen_emit(self, hv, em, loc, always=False):
+    def gen_emit(self, hv, em, loc, always=False, cov=None):
         """Emit a header (only when valid) or every header of a struct/stack; ``always``
-        emits the field values whatever the validity (Resubmit/Mirror data on Tofino)."""
+        emits the field values whatever the validity (Resubmit/Mirror data on Tofino).
+        ``cov`` = (deparser, the header's name): an emitted header counts as a coverage
+        point of that deparser."""
         t = hv.t
         guard = "" if always else f"if S[{hv.base}]: "
+        if isinstance(t, HeaderT) and cov is not None and not always:
+            counters = self.cov_point("emit", cov[0], loc, f"emit {cov[1]}")
+            if counters:
+                guard += f"COV[{counters[0]}] += 1; "
         if isinstance(t, HeaderT):
             nb = t.bits // 8
             fast, fmt = self.header_codec(t, loc)
@@ -257,10 +263,11 @@ class PacketIOMixin:
                 fv = self.field_val(hv.base, t.offsets[fname], ft)
                 if not ft.composite:
                     raise UnsupportedError(loc, f"emit of struct '{t.name}' with non-header field '{fname}'")
-                self.gen_emit(fv, em, loc)
+                self.gen_emit(fv, em, loc, cov=cov and (cov[0], f"{cov[1]}.{fname}"))
         elif isinstance(t, StackT):
             for i in range(t.size):
                 b = addb(hv.base, 1 + i * t.elem.nslots)
-                self.gen_emit(Val(t=t.elem, base=b), em, loc)
+                self.gen_emit(Val(t=t.elem, base=b), em, loc,
+                              cov=cov and (cov[0], f"{cov[1]}[{i}]"))
         else:
             raise serr(loc, f"emit needs a header, struct or stack, not {tdesc(t) if t else '?'}")

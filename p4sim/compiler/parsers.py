@@ -31,6 +31,7 @@ class ParsersMixin:
         for i, s in enumerate(decl.states):
             em.line(("if" if i == 0 else "elif") + f" st == {i}:")
             em.indent()
+            self.cov_count(em, self.cov_point("state", decl.name, s.loc, f"state {s.name}"))
             ssc = Scope(sc)
             for stmt in s.stmts:
                 self.stmt(stmt, ssc, fc, em)
@@ -38,6 +39,8 @@ class ParsersMixin:
             if tr is None:
                 em.line("raise Reject('NoMatch')")
             elif tr.k == "goto":
+                self.cov_count(em, self.cov_point("transition", decl.name, tr.loc,
+                                                  f"{s.name} -> {tr.state}"))
                 self.goto(tr.state, tr.loc, states, em)
             else:
                 keys = [self.expr(x, ssc, fc, em) for x in tr.exprs]
@@ -56,6 +59,8 @@ class ParsersMixin:
                     em.line(("if " if first else "elif ") + cond + ":")
                     first = False
                     em.indent()
+                    self.cov_count(em, self.cov_point("transition", decl.name, c.loc,
+                                                      f"{s.name} -> {c.state}"))
                     self.goto(c.state, c.loc, states, em)
                     em.dedent()
                 if first:

@@ -4,6 +4,19 @@ from ..types import Bits, BoolT, EnumT, ErrorT, HeaderT, StackT, VoidT, same_typ
 from .base import Scope, Val, addb, expr_text, plv_code, serr, tdesc
 
 
+def may_leave(node):
+    """Whether a statement contains a ``return`` or ``exit`` (its successors may not run)."""
+    if getattr(node, "k", None) in ("return", "exit"):
+        return True
+    for child in (getattr(node, a, None) for a in ("then", "els", "stmts", "cases", "body")):
+        if isinstance(child, list):
+            if any(may_leave(x) for x in child):
+                return True
+        elif child is not None and hasattr(child, "k") and may_leave(child):
+            return True
+    return False
+
+
 class StatementsMixin:
     """Statements and assignment (stores into slots, slices, composites)."""
 
@@ -18,6 +31,8 @@ class StatementsMixin:
     def stmt(self, s, sc, fc, em):
         self.cur_loc = s.loc
         k = s.k
+        if fc.cov is not None and k not in ("block", "empty"):
+            self.cov_point("statement", fc.qual, s.loc, counters=fc.cov)
         if k == "block":
             self.block(s, sc, fc, em)
         elif k == "empty":
@@ -39,15 +54,23 @@ class StatementsMixin:
                 raise serr(s.cond.loc, f"if condition must be bool, not {tdesc(c.t) if c.t else '?'}")
             em.line(f"if {c.code}:")
             em.indent()
-            self.stmt_block(s.then, sc, fc, em)
+            true = self.arm(s.then, s.loc, "true", None, sc, fc, em)
             em.dedent()
+            # the false arm, written or not: the if's count minus the true arm's
+            false = fc.cov + (("-", true[0]),) if true else None
             if s.els is not None:
                 em.line("else:")
                 em.indent()
-                self.stmt_block(s.els, sc, fc, em)
+                self.arm(s.els, s.loc, "false", false, sc, fc, em)
                 em.dedent()
+            elif false:
+                self.cov_point("branch", fc.qual, s.loc, self.arm_text(s.loc, "false"), false)
+            if may_leave(s):
+                self.cov_segment(fc, em)
         elif k == "switch":
             self.switch(s, sc, fc, em)
+            if may_leave(s):
+                self.cov_segment(fc, em)
         elif k == "var":
             t = self.resolve_type(s.type)
             self.declare_var(s, t, sc, fc, em, static=False)
@@ -73,6 +96,22 @@ class StatementsMixin:
             em.line("raise ExitBlock()")
         else:
             raise UnsupportedError(s.loc, f"unsupported statement '{k}'")
+
+    def arm(self, s, loc, which, counters, sc, fc, em):
+        """An if arm, a branch point: ``counters`` None: a counter of its own (emitted
+        here), else the references it is counted by. Returns the point's counters."""
+        outer = fc.cov
+        counters = self.cov_point("branch", fc.qual, loc, self.arm_text(loc, which), counters) \
+            if outer is not None else ()
+        if counters and isinstance(counters[0], int) and len(counters) == 1:
+            self.cov_count(em, counters)
+        fc.cov = counters or outer
+        self.stmt_block(s, sc, fc, em)
+        fc.cov = outer
+        return counters
+
+    def arm_text(self, loc, which):
+        return f"{self.cov.source_line(loc.file, loc.line) or 'if'} -> {which}"
 
     def stmt_block(self, s, sc, fc, em):
         start = len(em.lines)
@@ -125,7 +164,15 @@ class StatementsMixin:
                 em.line(("if " if first else "elif ") + f"{tmp} in ({vals},):")
             first = False
             em.indent()
+            outer = fc.cov
+            if outer is not None:
+                label = "default" if c.label is None else expr_text(c.label)
+                counters = self.cov_point("branch", fc.qual, c.loc,
+                                          self.arm_text(s.loc, f"case {label}"))
+                self.cov_count(em, counters)
+                fc.cov = counters or outer
             self.block(c.body, sc, fc, em)
+            fc.cov = outer
             em.dedent()
             pending = []
             if seen_default:

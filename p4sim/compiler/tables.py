@@ -172,7 +172,33 @@ class TablesMixin:
         if qname in self.tables:
             raise serr(d.loc, f"duplicate table '{qname}'")
         self.tables[qname] = spec
+        cov = self.table_points(qname, d, props, const_entries, len(actions))
+        spec.cov_entries = cov["entries"]
         pyname = self.add_object("table", spec, "T")
         kc = "(" + "".join(f"{c}, " for c in keycode) + ")"
         return {"pyname": pyname, "spec": spec, "keycode": kc, "keycodes": list(keycode),
-                "qual": qname}
+                "qual": qname, "cov": cov}
+
+    def table_points(self, qname, d, props, const_entries, nactions):
+        """The counters of a table's coverage points: {"entries": one per const entry,
+        "hit": a non-const table's hits, "default": one per action, a miss that ran it
+        (None when an entry matches every key)}. The points: hit (a const table's: the
+        sum of its entries), miss (the sum of the defaults), each const entry. Counting
+        a miss per default action lets the action's own count be derived."""
+        cov = {"entries": [], "hit": None, "default": None}
+        if not self.cov_here(d.loc):
+            return cov
+        if const_entries:
+            cov["entries"] = [self.cov_point("entry", qname, ent.loc)[0]
+                              for ent in props["entries"].value]
+            hits = tuple(cov["entries"])
+        else:
+            cov["hit"] = self.cov.counter()
+            hits = (cov["hit"],)
+        self.cov_point("table", qname, d.loc, "hit", counters=hits)
+        catch_all = any(all(kind == 1 and not b or kind == 2 and a <= -(1 << 64)
+                            for kind, a, b in norm) for (_, norm), _, _, _ in const_entries)
+        if not catch_all:
+            cov["default"] = tuple(self.cov.counter() for _ in range(nactions))
+            self.cov_point("table", qname, d.loc, "miss", counters=cov["default"])
+        return cov

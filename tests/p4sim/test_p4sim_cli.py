@@ -84,3 +84,27 @@ def test_run_control_file_errors(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "item 1 (table_add)" in err and "missing key field" in err and err.count("\n") == 1
     assert not (tmp_path / "in-out.pcap").exists()       # nothing written on failure
+
+
+def test_run_coverage_prints_uncovered_points_and_writes_hits(tmp_path, capsys):
+    import json
+    hit = Ether(dst="02:00:00:00:00:01", src="02:00:00:00:00:02", type=0x88B5) / (b"x" * 50)
+    wrpcap(str(tmp_path / "in.pcap"), [hit, hit])
+    (tmp_path / "cp.yaml").write_text(
+        "- table_add: [Ingress.forward, {hdr.ethernet.dst_addr: 0x020000000001}, set_port, {port: 5}]\n")
+    assert main(["run", L2, "--pcap", str(tmp_path / "in.pcap"), "--port", "1",
+                 "--control", str(tmp_path / "cp.yaml"), "-o", str(tmp_path / "out.pcap"),
+                 "--coverage", str(tmp_path / "cov.json")]) == 0
+    out = capsys.readouterr().out
+    # no frame missed: the table's miss, the drop action and the if's false arm are not taken
+    uncovered = [line for line in out.splitlines() if line.startswith("coverage:   uncovered ")]
+    assert len(uncovered) == 4, out
+    assert all("l2_forward.p4:" in line for line in uncovered)
+    assert "table hit/miss Ingress.forward: miss" in out
+    assert "action Ingress.drop" in out
+    points = {p["id"]: p["hits"] for p in json.loads((tmp_path / "cov.json").read_text())["points"]}
+    assert points["table Ingress.forward | hit"] == 2
+    assert points["table Ingress.forward | miss"] == 0
+    assert main(["run", L2, "--pcap", str(tmp_path / "in.pcap"), "--port", "1",
+                 "--coverage", "/nonexistent/dir/cov.json"]) == 1
+    assert "--coverage /nonexistent/dir/cov.json: cannot write" in capsys.readouterr().err

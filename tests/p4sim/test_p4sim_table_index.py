@@ -285,7 +285,7 @@ def test_inline_const_applies_run_atp_p4_exactly_as_table_run(profile, monkeypat
     inline = _atp_program(release, True, monkeypatch)
     called = _atp_program(release, False, monkeypatch)
     assert "_E[" in inline.python_source and "_E[" not in called.python_source
-    monkeypatch.setitem(driver._programs, (release, driver.POOL_MAX), inline)
+    monkeypatch.setitem(driver._programs, (release, driver.POOL_MAX, True), inline)
 
     seen = []          # (config, [(port, frame, time, depth)]) per switch instance
 
@@ -318,6 +318,7 @@ def test_inline_const_applies_run_atp_p4_exactly_as_table_run(profile, monkeypat
                  for name, r in sw.registers.items()}
         return out, cells
 
+    inline.coverage_reset()
     for config, stream in seen:
         if not stream:
             continue
@@ -325,3 +326,7 @@ def test_inline_const_applies_run_atp_p4_exactly_as_table_run(profile, monkeypat
         out_called, cells_called = replay(called, config, stream)
         assert out_inline == out_called, config.name
         assert cells_inline == cells_called, config.name
+    # coverage counted in the inline if-chains is what Table.run's applies count
+    assert [p.id for p in inline.coverage_points] == [p.id for p in called.coverage_points]
+    assert inline.coverage().hits == called.coverage().hits
+    assert sum(1 for _, n in inline.coverage() if n) > 300
