@@ -7,7 +7,10 @@ A *switch* mutant is active only while the target (``--target=reference``) proce
 frame or tears a job down: the reference switch that recorded a trace, and the shadow
 that runs in lockstep with the target, stay intact, as they would be against a real
 buggy switch. A *host* mutant breaks the reference workers or PS, which are the hosts
-of every run.
+of every run. A *host-stack* mutant breaks the host stack's processes only
+(``conformance/test_host_stack.py``): the run's command templates start them through
+``tests/mutants/host_process.py``, which applies the mutant there; the reference
+workers that judge the captures (``fixtures.host_timing``) stay intact.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import numpy as np
 import pytest
 from hypothesis import Phase, settings
 
+from host_stack import roles, session, shell
 from reference import aggregator, ps, switch, worker
 from reference.aggregator import STAMP_MASK, AggregatorPool, Verdict
 from reference.switch import LEVEL1, SwitchModel
@@ -247,7 +251,49 @@ HOST_MUTANTS = {
     "half_up_rounding": (worker, "quantize", _half_up),
 }
 
-MUTANTS = {**SWITCH_MUTANTS, **HOST_MUTANTS}
+# -- host-stack mutants (in the host processes only) -----------------------------------
+def _no_backoff(backoff_ns: int, heard: bool, interval_ns: int) -> int:
+    """Timer broken: it never backs off, so with nothing heard a host resends every T."""
+    return 0
+
+
+def _one_timer_for_all_jobs(self, now):
+    """Multiplexing broken: the host keeps one timer for all its jobs; when it expires,
+    every job resends its unacknowledged seqs, however recent its own progress."""
+    out: list[bytes] = []
+    for app in self.apps:
+        deadline = app.deadline()
+        out += app.on_timeout(now if deadline is None else max(now, deadline))
+    return out
+
+
+def _aimd_forgets_marks(self, s, ecn):
+    """AIMD state broken: the window's ECN memory is dropped at every parameter packet,
+    so a boundary decides on its own packet's mark, not on the marks of its window."""
+    self.cc_ecn_seen = False
+    return _original_aimd(self, s, ecn)
+
+
+HOST_STACK_MUTANTS = {
+    "timer_no_backoff": (shell, "next_backoff", _no_backoff),
+    "one_timer_for_all_jobs": (roles.Multiplex, "on_timeout", _one_timer_for_all_jobs),
+    "aimd_forgets_marks": (worker.Worker, "_aimd", _aimd_forgets_marks),
+}
+
+MUTANTS = {**SWITCH_MUTANTS, **HOST_MUTANTS, **HOST_STACK_MUTANTS}
+
+
+def _host_stack_through_mutant() -> None:
+    """Start the run's worker and PS processes through tests/mutants/host_process.py."""
+    default = session.HostStackCommand()
+
+    def through(template: str, role: str) -> str:
+        return template.replace(f"-m host_stack.{role}",
+                                f"-m tests.mutants.host_process {role}")
+
+    session.HostStackCommand.__init__.__defaults__ = (
+        through(default.worker, "worker"), through(default.ps, "ps"),
+        f"{default.name}, mutant {os.environ['ATP_MUTANT']}")
 
 
 def _on_target_only(owner, attribute, replacement) -> None:
@@ -282,6 +328,8 @@ def pytest_configure(config) -> None:
         raise ValueError(f"unknown ATP_MUTANT {name!r}; known: {', '.join(MUTANTS)}")
     if name in SWITCH_MUTANTS:
         _on_target_only(*SWITCH_MUTANTS[name])
+    elif name in HOST_STACK_MUTANTS:
+        _host_stack_through_mutant()
     else:
         owner, attribute, replacement = HOST_MUTANTS[name]
         setattr(owner, attribute, replacement)
