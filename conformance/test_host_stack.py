@@ -448,15 +448,18 @@ def test_each_job_on_a_host_keeps_its_own_deadline(request, fabric):
     assert host_timeouts(run, 21, "h0") >= 3, run.summary()
 
 
-def flickering_congestion(period_ns: int = 15_000_000, until_ns: int = 20_000_000_000):
-    """Queue depth over the ECN threshold in every other period of the run."""
-    return [{"switch": "tor0", "start_ns": start, "end_ns": start + period_ns,
-             "depth": 5000} for start in range(0, until_ns, 2 * period_ns)]
+def flickering_congestion(on_ns: int = 4_000_000, off_ns: int = 12_000_000,
+                          until_ns: int = 30_000_000_000):
+    """Queue depth over the ECN threshold for ``on_ns`` of every ``on_ns + off_ns``: a
+    mark burst shorter than a few round trips leaves the window above one frame, so the
+    window at its end holds marked packets before an unmarked boundary."""
+    return [{"switch": "tor0", "start_ns": start, "end_ns": start + on_ns,
+             "depth": 5000} for start in range(0, until_ns, on_ns + off_ns)]
 
 
 def test_aimd_decides_each_boundary_on_its_window(request, fabric):
-    """7.aimd by time: congestion control with tor0's queue over the ECN threshold in
-    every other 15 ms, so some windows hold a marked parameter packet while the one at
+    """7.aimd by time: congestion control with tor0's queue over the ECN threshold for
+    4 ms of every 16, so some windows hold a marked parameter packet while the one at
     their boundary is not. At each boundary the worker must halve if any packet of that
     window was marked, else grow; the timed host checks replay each worker's window
     (reference worker) from the frames that reached it and judge every new seq it sends.
