@@ -22,6 +22,7 @@ import pytest
 
 from reference.oracle import check_seq, expected_seqs
 from reference.quantize import quantize
+from reference.seqnum import nth_seq, packet_index, seq_add
 from reference.scenario import Scenario
 from reference.wire import (
     ELEMENTS, FLAG_ACK, FLAG_ECN, FLAG_OVERFLOW, FLAG_RESEND, WireError, decode,
@@ -129,15 +130,14 @@ def assert_wire_carries_gradients(run: HostRun) -> int:
     scenario = run.scenario
     checked = 0
     for job, w, host in worker_hosts(scenario):
-        base = 0
+        n = 0
         seq_info = {}
-        for tensor in job.tensors:
-            data = scenario.tensor_data(job, tensor)[w]
+        for _, tensor, data in scenario.pushes(job):
             padded = np.zeros(tensor.packets * ELEMENTS, np.float32)
-            padded[:tensor.length] = data
+            padded[:tensor.length] = data[w]
             for s in range(tensor.packets):
-                seq_info[(base + s) % 0xFFFF + 1] = padded[s * ELEMENTS:(s + 1) * ELEMENTS]
-            base += tensor.packets
+                n += 1
+                seq_info[nth_seq(job.first_seq, n)] = padded[s * ELEMENTS:(s + 1) * ELEMENTS]
         for p in frames_at(run, host):
             if p.app_id != job.app_id or p.flags & (FLAG_ACK | FLAG_RESEND | FLAG_OVERFLOW):
                 continue
@@ -156,7 +156,6 @@ def assert_window_respected(run: HostRun) -> None:
     scenario = run.scenario
     for job, w, host in worker_hosts(scenario):
         acked: set[int] = set()
-        first_seq = 1
         for p in frames_at(run, host):
             if p.app_id != job.app_id:
                 continue
@@ -166,10 +165,11 @@ def assert_window_respected(run: HostRun) -> None:
                 continue
             if p.eth_src != scenario.topology.host_mac(host) or p.flags & FLAG_RESEND:
                 continue
-            if p.seq - first_seq >= job.window:
-                assert p.seq - job.window in acked, (
+            if packet_index(job.first_seq, p.seq) > job.window:
+                previous = seq_add(p.seq, -job.window)
+                assert previous in acked, (
                     f"{host} sent seq {p.seq} before the parameter packet of seq "
-                    f"{p.seq - job.window} passed its port (window S={job.window})")
+                    f"{previous} passed its port (window S={job.window})")
 
 
 def parameter_values_at_ps(run: HostRun) -> int:
@@ -178,11 +178,13 @@ def parameter_values_at_ps(run: HostRun) -> int:
     checked = 0
     for job in scenario.jobs:
         by_seq = {}
-        base = 0
-        for tensor in job.tensors:
-            for s, exp in enumerate(expected_seqs(scenario, job.app_id, tensor.key), 1):
-                by_seq[(tensor.key, (base + s - 1) % 0xFFFF + 1)] = exp
-            base += tensor.packets
+        n = 0
+        expected = {t.key: expected_seqs(scenario, job.app_id, t.key) for t in job.tensors}
+        for i, tensor, _ in scenario.pushes(job):
+            for s in range(tensor.packets):
+                n += 1
+                by_seq[(tensor.key, nth_seq(job.first_seq, n))] = (
+                    expected[tensor.key][i * tensor.packets + s])
         for ps in job.pses:
             for p in frames_at(run, ps):
                 is_parameter = p.flags & FLAG_ACK and not (

@@ -7,6 +7,8 @@ A worker writes one JSON object::
      "tensors": {"<key>": [{"float_mode": false, "ecn": false,
                             "values": [62 int32]}, ...one per seq...]}}
 
+(one per seq of every iteration, in push order, for a job of several iterations)
+
 ``values`` are the aggregate as on the wire: int32 sums, or in float mode the float32
 bit patterns read as int32 (so the file is exact). An external host stack that writes
 this format is judged by the same tests (see ``fixtures/testbeds`` ``host_stack``).
@@ -41,10 +43,9 @@ def write_json_atomically(path: Path, data: dict) -> None:
 
 def worker_result(worker: Worker, host: str, elapsed_s: float) -> dict:
     tensors = {}
-    for key, progress in worker.done.items():
+    for key, outcomes in worker.outcomes.items():
         seqs = []
-        for s in range(1, progress.packets + 1):
-            outcome = progress.acked[s]
+        for outcome in outcomes:
             raw = np.asarray(outcome.raw)
             bits = raw.view(np.int32) if outcome.float_mode else raw.astype(np.int32)
             seqs.append({"float_mode": outcome.float_mode, "ecn": outcome.ecn,

@@ -89,7 +89,7 @@ def roles_from_scenario(scenario: Scenario, host: str, *,
                 job, i, layout, topo.host_mac(host), profile, registry)))
         if host in job.workers:
             w = job.workers.index(host)
-            tensors = [(t.key, scenario.tensor_data(job, t)[w]) for t in job.tensors]
+            tensors = [(t.key, data[w]) for _, t, data in scenario.pushes(job)]
             roles.append(Role("worker", job.app_id, w, host, Worker(
                 job, w, layout, topo.host_mac(host), [topo.host_mac(p) for p in job.pses],
                 slots[job.app_id], scenario.pool_size, tensors, profile,

@@ -43,9 +43,14 @@ class Mismatch:
 
 
 def expected_seqs(scenario: Scenario, app_id: int, key: int) -> list[ExpectedSeq]:
+    """Every seq of every iteration of the tensor ``key``, in push order."""
     job = next(j for j in scenario.jobs if j.app_id == app_id)
     tensor = next(t for t in job.tensors if t.key == key)
-    data = scenario.tensor_data(job, tensor)
+    return [e for i in range(job.iterations)
+            for e in _expected_push(job, tensor, scenario.tensor_data(job, tensor, i))]
+
+
+def _expected_push(job, tensor, data: np.ndarray) -> list[ExpectedSeq]:
     padded = np.zeros((job.fan_in, tensor.packets * ELEMENTS), np.float32)
     padded[:, :tensor.length] = data
     out = []
@@ -102,10 +107,19 @@ def verify_outcomes(scenario, outcomes_of, skip_jobs=()) -> list[Mismatch]:
                     mismatches.append(Mismatch(job.app_id, w, tensor.key, 0,
                                                "tensor never completed"))
                     continue
-                for s, (exp, got) in enumerate(zip(expected, outcomes), start=1):
+                packets = tensor.packets
+                if len(outcomes) < len(expected):
+                    mismatches.append(Mismatch(
+                        job.app_id, w, tensor.key, 0,
+                        f"iteration {len(outcomes) // packets + 1} of {job.iterations} "
+                        f"never completed"))
+                for n, (exp, got) in enumerate(zip(expected, outcomes)):
                     reason = check_seq(exp, got.float_mode, got.raw)
                     if reason:
-                        mismatches.append(Mismatch(job.app_id, w, tensor.key, s, reason))
+                        if job.iterations > 1:
+                            reason = f"iteration {n // packets + 1}: {reason}"
+                        mismatches.append(Mismatch(job.app_id, w, tensor.key,
+                                                   n % packets + 1, reason))
     return mismatches
 
 

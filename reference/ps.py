@@ -14,6 +14,18 @@ Decisions where the spec is silent (documented for the P4/host teams):
   the registry walks a shuffled list of the pool instead (shuffled once with the run's
   seed, so runs repeat), still skipping claimed indexes, and parameter packets carry
   ``bitmap = 1``.
+- **State lifetime** (section 6, rev. 3): when seq ``t`` completes, the PS forgets all
+  of its state at or behind the *frontier* ``t - S`` (serial arithmetic,
+  :mod:`reference.seqnum`); the frontier only moves forward. A later packet at or
+  behind it is a straggler: counted in ``stragglers``, nothing counted, no state made,
+  nothing sent. Before the first completion there is no frontier (a job may start at
+  any seq). The frontier is per PS (one ps_index of one job): a PS knows only the seqs
+  of its own keys, and every seq at or behind another PS's frontier is acknowledged by
+  every worker as well, so it only lets that PS keep a little longer what it could
+  forget. Under the release's per-tensor seq (9.7) a seq frontier would take the next
+  tensor's seq 1 for a straggler, so there the PS forgets a tensor's whole state once
+  every seq of it (``ceil(tensor_len / 62)`` seqs) has completed, and has no stragglers
+  (decision: the release's PS keeps its state per tensor).
 - A float request copies the triggering packet's header, sets ack and overflow, clears
   resend/collision/data_index and carries zero values; parameter packets and float
   requests leave with the PS's MAC as source and the broadcast MAC as destination.
@@ -29,6 +41,7 @@ import numpy as np
 
 from reference.host_order import key_on_wire
 from reference.profiles import Profile
+from reference.seqnum import seq_add, seq_before_or_at, seq_diff
 from reference.topology import Job, JobLayout
 from reference.wire import (
     BROADCAST_MAC, ELEMENTS, FLAG_ACK, FLAG_COLLISION, FLAG_DATA_INDEX, FLAG_OVERFLOW,
@@ -100,6 +113,7 @@ class ParameterServer:
         self.registry = registry
         self.all_workers = (1 << job.fan_in) - 1
         self.seqs: dict[tuple[int, int], SeqState] = {}
+        self.frontier: int | None = None     # state at or behind it is forgotten
         self.counters: Counter[str] = Counter()
         self.killed = False
 
@@ -119,6 +133,9 @@ class ParameterServer:
         if (packet.flags & FLAG_ACK or packet.app_id != self.job.app_id
                 or packet.ps_index != self.ps_index):
             self.counters["ignored"] += 1
+            return []
+        if self.is_straggler(packet.seq):
+            self.counters["stragglers"] += 1
             return []
         key = key_on_wire(packet.key, self.profile)
         state = self.seqs.setdefault((key, packet.seq), SeqState())
@@ -206,7 +223,28 @@ class ParameterServer:
         param.eth_dst = BROADCAST_MAC
         state.parameter = encode(param)
         self.counters["parameters"] += 1
+        self._forget(key_on_wire(packet.key, self.profile), packet)
         return [state.parameter]
+
+    # -- state lifetime (section 6, rev. 3) ---------------------------------------------
+    def is_straggler(self, seq: int) -> bool:
+        """Whether ``seq`` is at or behind the frontier: its state is gone for good."""
+        return self.frontier is not None and seq_before_or_at(seq, self.frontier)
+
+    def _forget(self, key: int, completed: AtpPacket) -> None:
+        if not self.profile.seq_across_tensors:          # 9.7: per tensor
+            packets = -(-completed.tensor_len // ELEMENTS)
+            tensor = [k for k in self.seqs if k[0] == key]
+            if sum(1 for k in tensor if self.seqs[k].parameter is not None) >= packets:
+                for k in tensor:
+                    del self.seqs[k]
+            return
+        frontier = seq_add(completed.seq, -self.job.window)
+        if self.frontier is not None and seq_diff(self.frontier, frontier) <= 0:
+            return
+        self.frontier = frontier
+        for k in [k for k in self.seqs if seq_before_or_at(k[1], frontier)]:
+            del self.seqs[k]
 
     def deadline(self) -> int | None:
         return None  # the PS only answers; it never times out
@@ -225,5 +263,11 @@ class ParameterServer:
         return SeqResult(state.float_mode, values, state.collided)
 
     def completed(self) -> list[tuple[int, int]]:
+        """The (key, seq) whose parameter packet the PS still holds."""
         return [k for k, s in self.seqs.items() if s.parameter is not None]
+
+    def has_completed(self, key: int, seq: int) -> bool:
+        """Whether (key, seq) completed: held, or forgotten behind the frontier."""
+        state = self.seqs.get((key, seq))
+        return (state is not None and state.parameter is not None) or self.is_straggler(seq)
 

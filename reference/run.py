@@ -37,6 +37,7 @@ class Run:
     checkpoints: dict[int, dict[str, tuple[int, Snapshot]]]
     final_registers: dict[str, Snapshot]
     worker_results: dict[tuple[int, int], dict[int, np.ndarray]]
+    # (app, worker) -> key -> outcome of every seq of every iteration, in push order
     worker_outcomes: dict[tuple[int, int], dict[int, list[SeqOutcome]]]
     ps_results: dict[tuple[int, int], dict[tuple[int, int], SeqResult]]
     counters: Counter
@@ -161,8 +162,7 @@ def run_scenario(scenario: Scenario, switch_factory: SwitchFactory | None = None
         ps = pses.get((packet.app_id, packet.ps_index))
         if packet.flags & FLAG_ACK or ps is None:
             return None
-        state = ps.seqs.get((key_on_wire(packet.key, profile), packet.seq))
-        if state is None or state.parameter is None:
+        if not ps.has_completed(key_on_wire(packet.key, profile), packet.seq):
             return None
         return packet.app_id, packet.seq
 
@@ -181,11 +181,11 @@ def run_scenario(scenario: Scenario, switch_factory: SwitchFactory | None = None
             ps = ParameterServer(job, i, layout, topo.host_mac(host), profile, registry)
             pses[(job.app_id, i)] = ps
             net.attach(host, ps)
-        data = {t.key: scenario.tensor_data(job, t) for t in job.tensors}
+        pushes = scenario.pushes(job)
         for w, host in enumerate(job.workers):
             worker = Worker(job, w, layout, topo.host_mac(host), ps_macs, slots,
                             scenario.pool_size,
-                            [(t.key, data[t.key][w]) for t in job.tensors], profile)
+                            [(t.key, data[w]) for _, t, data in pushes], profile)
             workers[(job.app_id, w)] = worker
             net.attach(host, worker)
 
@@ -261,8 +261,7 @@ def run_scenario(scenario: Scenario, switch_factory: SwitchFactory | None = None
     worker_outcomes = {}
     for (a, w), wk in workers.items():
         worker_results[(a, w)] = {k: wk.tensor_result(k) for k in wk.done}
-        worker_outcomes[(a, w)] = {
-            k: [t.acked[s] for s in range(1, t.packets + 1)] for k, t in wk.done.items()}
+        worker_outcomes[(a, w)] = {k: list(v) for k, v in wk.outcomes.items()}
     ps_results = {key: {ks: ps.result(*ks) for ks in ps.completed()}
                   for key, ps in pses.items()}
 

@@ -66,13 +66,32 @@ class Scenario:
     max_events: int = 5_000_000
     name: str = ""
 
-    def tensor_data(self, job: Job, tensor: Tensor) -> np.ndarray:
-        """The [workers, length] float32 gradients of a tensor: explicit, or drawn from
-        the scenario seed (so a scenario file stays small)."""
+    def tensor_data(self, job: Job, tensor: Tensor, iteration: int = 0) -> np.ndarray:
+        """The [workers, length] float32 gradients of a tensor in an iteration: explicit,
+        or drawn from the scenario seed (so a scenario file stays small).
+
+        Each iteration's gradients differ from the last one's, so that an answer from an
+        earlier lap cannot pass for the right one (decision): drawn data is drawn again
+        per iteration (iteration 0 as before); explicit data is rotated by ``iteration``
+        elements along the tensor and negated in odd iterations, which keeps every
+        magnitude (so the worker thresholds and the overflow paths it was chosen for)."""
         if tensor.data is not None:
-            return np.asarray(tensor.data, dtype=np.float32)
-        rng = np.random.default_rng([self.seed, job.app_id, tensor.key & 0xFFFFFFFF])
+            data = np.asarray(tensor.data, dtype=np.float32)
+            if iteration:
+                data = np.roll(data, iteration, axis=1)
+                if iteration % 2:
+                    data = -data
+            return data
+        seed = [self.seed, job.app_id, tensor.key & 0xFFFFFFFF] + (
+            [iteration] if iteration else [])
+        rng = np.random.default_rng(seed)
         return (rng.standard_normal((job.fan_in, tensor.length)) * 0.01).astype(np.float32)
+
+    def pushes(self, job: Job) -> list[tuple[int, Tensor, np.ndarray]]:
+        """(iteration, tensor, [workers, length] data) of every push of a job, in the
+        order its workers push them: every tensor, in order, once per iteration."""
+        return [(i, t, self.tensor_data(job, t, i))
+                for i in range(job.iterations) for t in job.tensors]
 
     # -- JSON -----------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
@@ -173,6 +192,9 @@ def _job_to_dict(job: Job) -> dict[str, Any]:
         "app_id": job.app_id, "workers": list(job.workers), "pses": list(job.pses),
         "window": job.window, "scale": job.scale, "threshold": job.threshold,
         "congestion_control": job.congestion_control,
+        # written only when set, so that files of one-iteration jobs stay as they were
+        **({"iterations": job.iterations} if job.iterations != 1 else {}),
+        **({"first_seq": job.first_seq} if job.first_seq != 1 else {}),
         "tensors": [{"key": t.key, "length": t.length,
                      "data": None if t.data is None else np.asarray(t.data).tolist()}
                     for t in job.tensors],
@@ -205,6 +227,8 @@ def _job_from(r: "_Reader") -> Job:
         scale=float(r.raw("scale", DEFAULT_SCALE)),
         threshold=None if threshold is None else float(threshold),
         congestion_control=bool(r.raw("congestion_control", False)),
+        iterations=r.int("iterations", 1, low=1),
+        first_seq=r.int("first_seq", 1, low=1, high=0xFFFF),
     )
     r.done()
     return job

@@ -110,7 +110,12 @@ class Tensor:
 @dataclass(frozen=True)
 class Job:
     """A training job (tenant). Worker ``w`` is ``workers[w]`` and owns bit ``1 << w``
-    (single rack) or its index within its rack (two-level, section 8)."""
+    (single rack) or its index within its rack (two-level, section 8).
+
+    A long job (section 10, rev. 3) pushes its tensors, in order, ``iterations`` times
+    (the same keys every iteration, like training), and its first packet has seq
+    ``first_seq`` (a test may start a job anywhere on the ring, e.g. just before the
+    wrap)."""
 
     app_id: int
     workers: tuple[str, ...]
@@ -120,6 +125,8 @@ class Job:
     scale: float = DEFAULT_SCALE
     threshold: float | None = None
     congestion_control: bool = False
+    iterations: int = 1
+    first_seq: int = 1
 
     @property
     def fan_in(self) -> int:
@@ -132,6 +139,11 @@ class Job:
 
     def ps_index_of(self, key: int) -> int:
         return key % len(self.pses)
+
+    @property
+    def packets(self) -> int:
+        """Packets the job sends in all (every iteration of every tensor)."""
+        return self.iterations * sum(t.packets for t in self.tensors)
 
     def validate(self, topology: Topology) -> None:
         name = f"job {self.app_id}"
@@ -157,6 +169,12 @@ class Job:
             raise TopologyError(f"{name}: host {sorted(both)[0]!r} is both worker and PS")
         if not 1 <= self.window <= 0xFFFF:
             raise TopologyError(f"{name}: window S must be in 1..65535, got {self.window}")
+        if self.iterations < 1:
+            raise TopologyError(f"{name}: iterations must be at least 1, got "
+                                f"{self.iterations}")
+        if not 1 <= self.first_seq <= 0xFFFF:
+            raise TopologyError(f"{name}: first_seq must be in 1..65535 (seq 0 is never "
+                                f"used), got {self.first_seq}")
         if self.scale <= 0:
             raise TopologyError(f"{name}: scale must be positive, got {self.scale}")
         keys = [t.key for t in self.tensors]

@@ -2,8 +2,11 @@
 float requests and the optional AIMD window.
 
 Decisions where the spec is silent:
-- Tensors go one after another in the job's order; the next starts once every seq of the
-  current one has its parameter packet.
+- Tensors go one after another in the job's order (and, for a long job, again in every
+  iteration); the next starts once every seq of the current one has its parameter
+  packet. The job's first packet has seq ``job.first_seq`` (1 unless a test starts the
+  job elsewhere on the ring; section 10). Under the release's per-tensor seq (9.7)
+  every tensor starts at that first seq.
 - **seq continues across a job's tensors** (spec section 1: the k-th packet of the job
   has seq ``(k - 1) % 65535 + 1``). The release restarts it at 1 for every tensor (9.7,
   profile switch ``seq_across_tensors``): then a straggler of the previous tensor (a
@@ -13,10 +16,15 @@ Decisions where the spec is silent:
   fixtures/corpus/counterexamples/stale_straggler_next_tensor*.json). Continuing seqs
   make owner words unique for 65535 packets. Slots stay ``(seq - 1) % S`` of the wire
   seq.
-- Without congestion control the window is S and a parameter packet for ``s`` sends
-  ``s + S`` exactly. With it, the window in packets is ``min(S, cwnd // 308)`` (more than S
-  in flight would make ``seq`` and ``seq + S`` share an aggregator), and new seqs go out
-  while fewer than that are unacknowledged and the slot's previous seq is acknowledged.
+- The window slides (section 7, rev. 3; the release's ``last_ACK + window``): with
+  ``A`` the highest seq of the tensor such that it and every seq before it have their
+  parameter packet, seq ``t`` goes out only when ``t <= A + w``. ``w`` is S without
+  congestion control and ``min(S, cwnd // 308)`` with it (more than S in flight would
+  make ``seq`` and ``seq + S`` share an aggregator). New seqs go out only when ``A``
+  moves (at start, ``A`` is the seq before the tensor's first): a parameter packet that
+  fills no hole at the front lets out nothing, even when AIMD grew the window (the spec:
+  "a parameter packet that does not move A lets out nothing"). Since tensors go one
+  after another, ``A`` never lags into the previous tensor.
   The AIMD window boundary is the highest seq sent when the last adjustment happened.
 - The timer: 50 ms before the first packet of the job arrives, 200 µs after; any frame of
   the job restarts it; on expiry every sent, unacknowledged seq is resent. Both are
@@ -34,6 +42,7 @@ import numpy as np
 
 from reference.host_order import key_on_wire
 from reference.profiles import Profile
+from reference.seqnum import nth_seq, packet_index
 from reference.quantize import bits_float, dequantize, float_bits, needs_float_mode, quantize
 from reference.topology import Job, JobLayout
 from reference.wire import (
@@ -65,27 +74,39 @@ class TensorProgress:
     packets: int
     base: int = 0                  # packets of the job's earlier tensors
     next_seq: int = 1
+    ack_front: int = 0             # A: every seq 1..ack_front has its parameter packet
     sent: set[int] = field(default_factory=set)
     acked: dict[int, SeqOutcome] = field(default_factory=dict)
     hole_resent: set[int] = field(default_factory=set)
     float_seqs: set[int] = field(default_factory=set)
 
     def unacked_sent(self) -> list[int]:
-        return sorted(s for s in self.sent if s not in self.acked)
+        """Sent seqs without a parameter packet: all lie between ``A`` and the next
+        seq (the sliding window), so this looks at S seqs at most, not the tensor."""
+        return [s for s in range(self.ack_front + 1, self.next_seq)
+                if s in self.sent and s not in self.acked]
 
     def wire_seq(self, s: int) -> int:
         """The seq on the wire of this tensor's ``s``-th packet (see module docstring)."""
-        return (self.base + s - 1) % 0xFFFF + 1
+        return nth_seq(1, self.base + s)
 
     def local_seq(self, wire: int) -> int:
-        return (wire - 1 - self.base) % 0xFFFF + 1
+        return packet_index(nth_seq(1, self.base + 1), wire)
+
+    def advance_ack_front(self) -> bool:
+        """Move ``A`` over the acknowledged seqs at the front; whether it moved."""
+        before = self.ack_front
+        while self.ack_front + 1 in self.acked:
+            self.ack_front += 1
+        return self.ack_front != before
 
 
 class Worker:
     def __init__(self, job: Job, w: int, layout: JobLayout, mac: bytes,
                  ps_macs: list[bytes], slot_table: list[int], pool_size: int,
                  tensors: list[tuple[int, np.ndarray]], profile: Profile, *,
-                 timeout_ns: int = TIMEOUT_NS, start_timeout_ns: int = START_TIMEOUT_NS):
+                 timeout_ns: int = TIMEOUT_NS, start_timeout_ns: int = START_TIMEOUT_NS,
+                 keep_outcomes: bool = True):
         self.job = job
         self.timeout_ns = timeout_ns
         self.start_timeout_ns = start_timeout_ns
@@ -100,7 +121,11 @@ class Worker:
         self.fan_in = layout.worker_fan_in(w)
         self.ipv4 = default_ipv4(layout.two_level)
         self.queue = [(key, data) for key, data in tensors]
-        self.done: dict[int, TensorProgress] = {}
+        self.done: dict[int, TensorProgress] = {}      # key -> its latest push
+        # key -> the outcome of every seq of every push of it, in push order; a worker
+        # that trains for hours (host_stack.api) keeps only ``done``
+        self.keep_outcomes = keep_outcomes
+        self.outcomes: dict[int, list[SeqOutcome]] = {}
         self.current: TensorProgress | None = None
         self.seq_base = 0
         self.cwnd = job.window * FRAME_LEN
@@ -125,7 +150,8 @@ class Worker:
         while self.queue:
             key, data = self.queue.pop(0)
             packets = -(-len(data) // ELEMENTS)
-            base = self.seq_base if self.profile.seq_across_tensors else 0   # 9.7
+            base = self.job.first_seq - 1 + (
+                self.seq_base if self.profile.seq_across_tensors else 0)      # 9.7
             self.current = TensorProgress(key, len(data), data, packets, base)
             self.seq_base += packets
             out += self._send_new()
@@ -140,19 +166,13 @@ class Worker:
         return max(1, min(self.job.window, self.cwnd // FRAME_LEN))
 
     def _send_new(self) -> list[bytes]:
-        """Send new seqs while the window allows (the opening window, or with CC)."""
+        """Send every new seq the sliding window admits: ``t <= A + w`` (section 7)."""
         t = self.current
         out = []
-        window = self.window()
-        while t.next_seq <= t.packets:
-            s = t.next_seq
-            in_flight = len(t.sent) - len(t.acked)
-            if in_flight >= window:
-                break
-            if s > self.job.window and (s - self.job.window) not in t.acked:
-                break
-            out.append(self._frame(s, resend=False))
-            t.sent.add(s)
+        limit = min(t.packets, t.ack_front + self.window())
+        while t.next_seq <= limit:
+            out.append(self._frame(t.next_seq, resend=False))
+            t.sent.add(t.next_seq)
             t.next_seq += 1
         if self.job.congestion_control and not self.cc_boundary:
             self.cc_boundary = t.next_seq - 1
@@ -235,17 +255,16 @@ class Worker:
             t.hole_resent.add(h)
             self.counters["hole_resends"] += 1
             out.append(self._frame(h, resend=True))
+        moved = t.advance_ack_front()
         if self.job.congestion_control:
             self._aimd(s, ecn)
+        if moved:
             out += self._send_new()
-        else:
-            nxt = s + self.job.window
-            if nxt <= t.packets and nxt not in t.sent:
-                out.append(self._frame(nxt, resend=False))
-                t.sent.add(nxt)
-                t.next_seq = max(t.next_seq, nxt + 1)
         if len(t.acked) == t.packets:
             self.done[t.key] = t
+            if self.keep_outcomes:
+                self.outcomes.setdefault(t.key, []).extend(
+                    t.acked[s] for s in range(1, t.packets + 1))
             self.current = None
             out += self._next_tensor()
         return out
@@ -285,7 +304,8 @@ class Worker:
 
     # -- results ----------------------------------------------------------------------
     def tensor_result(self, key: int) -> np.ndarray | None:
-        """The dequantized (or float) result of a finished tensor, float64 [length]."""
+        """The dequantized (or float) result of a finished tensor (its latest push),
+        float64 [length]."""
         t = self.done.get(key)
         if t is None:
             return None

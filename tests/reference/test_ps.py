@@ -42,7 +42,8 @@ def as_floats(values):
 
 def g(bit, values=None, **kw):
     kw.setdefault("fan_in", 3)
-    return frame(app_id=1, seq=1, bitmap=bit, agtr=5, key=7,
+    kw.setdefault("seq", 1)
+    return frame(app_id=1, bitmap=bit, agtr=5, key=7,
                  values=vals() if values is None else values, **kw)
 
 
@@ -351,3 +352,86 @@ def test_9_10_release_fresh_index_from_a_shuffled_pool_and_bitmap_one():
 
 def _le(x):
     return int.from_bytes(x.to_bytes(8, "little"), "big")
+
+
+# ---------------------------------------------------------------- state lifetime ----
+# Spec 6 (rev. 3): when seq t completes, the PS forgets all state at or behind t - S
+# (JOB: S = 4); a later packet at or behind that frontier is a straggler. Worked by hand.
+
+def full(seq, x=1, **kw):
+    return frame(app_id=1, seq=seq, bitmap=7, fan_in=3, agtr=5, key=7, values=vals(x), **kw)
+
+
+@pytest.mark.rule("6.6")
+def test_6_completing_t_forgets_state_at_or_behind_t_minus_S():
+    p = make_ps()
+    for seq in (1, 2, 3, 4):
+        assert len(p.on_frame(full(seq))) == 1
+    assert p.frontier == 65535 and sorted(s for _, s in p.seqs) == [1, 2, 3, 4]
+    p.on_frame(full(5))                                    # frontier 5 - 4 = 1
+    assert p.frontier == 1 and sorted(s for _, s in p.seqs) == [2, 3, 4, 5]
+    assert p.on_frame(g(1)) == []                          # straggler: nothing sent
+    assert (7, 1) not in p.seqs and p.counters["stragglers"] == 1
+    again = p.on_frame(g(1, seq=2))                        # 2 is still held: answered
+    assert len(again) == 1 and parse(again[0])["seq"] == 2
+
+
+@pytest.mark.rule("6.6")
+def test_6_partial_state_behind_the_frontier_is_forgotten_and_not_merged():
+    p = make_ps()
+    assert p.on_frame(frame(app_id=1, seq=3, bitmap=1, fan_in=3, key=7,
+                            values=vals(100))) == []       # w0's part of seq 3
+    p.on_frame(full(7))                                    # frontier 3
+    assert (7, 3) not in p.seqs
+    for bit in (2, 4, 1):                                  # seq 3 again: stragglers
+        assert p.on_frame(frame(app_id=1, seq=3, bitmap=bit, fan_in=3, key=7)) == []
+    assert (7, 3) not in p.seqs and p.counters["stragglers"] == 3
+    assert len(p.on_frame(full(8))) == 1                   # the job goes on
+
+
+@pytest.mark.rule("6.6")
+def test_6_frontier_wraps_and_lap_old_stragglers_are_ignored():
+    # the job started at seq 65530: 65530..65535, 1, 2, 3 complete; frontier 3 - 4 =
+    # 65534 (serial arithmetic across the wrap)
+    p = make_ps()
+    for seq in (65530, 65531, 65532, 65533, 65534, 65535, 1, 2, 3):
+        assert len(p.on_frame(full(seq, x=seq))) == 1
+    assert p.frontier == 65534
+    assert sorted(s for _, s in p.seqs) == [1, 2, 3, 65535]
+    assert p.on_frame(g(1, seq=65533)) == []               # from before the wrap
+    assert (7, 65533) not in p.seqs
+    held = p.on_frame(g(1, seq=65535))                     # not behind 65534: held
+    assert parse(held[0])["values"][0] == 65535
+    # one lap later (the same key pushed again; every 4th seq completing is enough to
+    # move the frontier): the old lap's seq 1 was forgotten when the frontier passed it,
+    # so the new lap's seq 1 meets no old state
+    for seq in range(4, 65536, 4):
+        p.on_frame(full(seq, x=0))
+    assert p.frontier == 65528 and (7, 1) not in p.seqs
+    out = p.on_frame(frame(app_id=1, seq=1, bitmap=1, fan_in=3, key=7, values=vals(9)))
+    assert out == [] and p.seqs[(7, 1)].counted == 0b001   # fresh state, counted once
+    assert int(p.seqs[(7, 1)].total[0]) == 9
+
+
+@pytest.mark.rule("6.6")
+def test_6_no_frontier_before_the_first_completion():
+    p = make_ps()
+    assert p.frontier is None
+    assert p.on_frame(frame(app_id=1, seq=40000, bitmap=1, fan_in=3, key=7)) == []
+    assert (7, 40000) in p.seqs                            # any first seq is accepted
+
+
+@pytest.mark.rule("9.7")
+def test_9_7_release_ps_forgets_a_tensor_once_all_its_seqs_completed():
+    # per-tensor seq (9.7): tensor 7 of 62 * 2 elements = 2 seqs; no seq frontier
+    p = make_ps(ATP_RELEASE)
+    key_le = int.from_bytes((7).to_bytes(8, "little"), "big")
+    first = frame(app_id=1, seq=1, bitmap=7, fan_in=3, key=key_le, tensor_len=124,
+                  values=vals(1))
+    p.on_frame(first)
+    assert (7, 1) in p.seqs
+    p.on_frame(frame(app_id=1, seq=2, bitmap=7, fan_in=3, key=key_le, tensor_len=124))
+    assert p.seqs == {} and p.frontier is None
+    again = p.on_frame(frame(app_id=1, seq=1, bitmap=7, fan_in=3, key=key_le,
+                             tensor_len=124, values=vals(5)))   # the next iteration
+    assert parse(again[0])["values"][0] == 5

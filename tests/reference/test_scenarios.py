@@ -308,3 +308,64 @@ def test_two_pses_by_key_and_congestion_control_under_ecn():
     assert {k for k, _ in run.ps_results[(3, 0)]} == {6}     # key 6 % 2 = 0
     assert {k for k, _ in run.ps_results[(3, 1)]} == {7}
     assert_exact(run)
+
+
+# ---------------------------------------------------------------- long jobs (10) -----
+# Spec 10 (rev. 3): a job pushes the same keys over several iterations and wraps seq.
+# Job 1 starts at seq 65530 and pushes keys 5 (4 packets) and 6 (4 packets) three
+# times: 24 packets, seq 65530..65535 then 1..18.
+
+def long_job(faults=FaultPlan()):
+    job = Job(app_id=1, workers=("a0", "a1"), pses=("p1",), window=3,
+              tensors=(Tensor(5, 62 * 4, gradients(5, 2, 62 * 4)),
+                       Tensor(6, 62 * 3 + 10, gradients(6, 2, 62 * 3 + 10))),
+              iterations=3, first_seq=65530)
+    return Scenario(topology=TOPO, jobs=(job,), seed=4, pool_size=64, faults=faults,
+                    max_time_ns=2_000_000_000)
+
+
+def iteration_sums(tensor, i):
+    """By hand: iteration i's gradients are the tensor's rotated by i elements, negated
+    in odd iterations (reference.scenario.Scenario.tensor_data's documented rule)."""
+    data = np.roll(tensor.data, i, axis=1) * (-1 if i % 2 else 1)
+    want = [sum(round(float(data[w, k]) * SCALE) for w in range(2))
+            for k in range(tensor.length)]
+    return want + [0] * (-len(want) % 62)
+
+
+def assert_long_job_exact(run):
+    job = run.scenario.jobs[0]
+    assert run.status == "done" and run.completed
+    for tensor in job.tensors:
+        for w in range(2):
+            outcomes = run.worker_outcomes[(1, w)][tensor.key]
+            assert len(outcomes) == 3 * tensor.packets
+            for i in range(3):
+                got = [int(v) for o in outcomes[i * tensor.packets:(i + 1) * tensor.packets]
+                       for v in o.raw]
+                assert got == iteration_sums(tensor, i), (tensor.key, w, i)
+
+
+@pytest.mark.rule("10.8")
+def test_long_job_wraps_seq_and_every_iteration_is_exact():
+    run = run_scenario(long_job())
+    assert_long_job_exact(run)
+    sent = [r.frame for r in run.logs["r0"].ingress if r.port == 1]
+    seqs = [f[42] << 8 | f[43] for f in sent]              # ATP seq at frame byte 42
+    assert seqs[:3] == [65530, 65531, 65532]
+    assert seqs == [(65529 + n) % 65535 + 1 for n in range(24)]   # 65535 -> 1, no 0
+    # the PS keeps no state behind the frontier: at most S seqs are held at the end
+    assert sorted(s for _, s in run.ps_results[(1, 0)]) == [16, 17, 18]
+
+
+@pytest.mark.rule("6.6")
+def test_long_job_straggler_delayed_across_the_wrap_is_ignored():
+    # the aggregate of seq 65531 is held back 300 us on its way to the PS; the workers
+    # time out and resend it, the job goes on past the wrap, and the late copy reaches
+    # the PS behind its frontier: a straggler (nothing counted, nothing sent)
+    late = FaultPlan(targeted=(TargetedFault(action="delay", kind="gradient", app_id=1,
+                                             seq=65531, to_node="p1",
+                                             delay_ns=300_000),))
+    run = run_scenario(long_job(late))
+    assert_long_job_exact(run)
+    assert run.counters["ps.stragglers"] >= 1

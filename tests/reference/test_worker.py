@@ -127,8 +127,48 @@ def test_7_hole_triggers_resend_once_per_hole():
     assert [(g["seq"], g["resend"]) for g in got] == [(1, 1), (2, 1)]   # 6 > 5 packets
     assert got[0]["values"] == chunk(1) and got[0]["agtr"] == 10
     out = w.on_frame(param(2), 11)               # hole 1 already resent: not again
-    assert seqs(out) == [5]
-    assert parse(out[0])["resend"] == 0
+    assert out == []                             # and A stays 0: nothing new (7.1)
+    out = w.on_frame(param(1), 12)               # A = 3: 4 and 5 (<= A + S = 6)
+    assert seqs(out) == [4, 5] and all(parse(f)["resend"] == 0 for f in out)
+
+
+# ---------------------------------------------------------------- sliding window ---
+# Spec 7 (rev. 3): with A the highest seq such that it and every seq before it are
+# acknowledged, seq t goes out only when t <= A + w. Worked by hand for S = 3 and a
+# 5-packet tensor (and S = 2 for the last one).
+
+@pytest.mark.rule("7.1")
+def test_7_sliding_window_parameter_that_does_not_move_A_lets_out_nothing():
+    w = worker(job(window=3))
+    assert seqs(w.start(0)) == [1, 2, 3]         # A = 0: t <= 3
+    out = w.on_frame(param(2), 10)               # A still 0 (1 unacknowledged)
+    assert [(parse(f)["seq"], parse(f)["resend"]) for f in out] == [(1, 1)]   # the hole
+    assert 5 not in w.current.sent               # the old per-slot rule sent 2 + S = 5
+    out = w.on_frame(param(1), 11)               # A = 2: t <= 5
+    assert seqs(out) == [4, 5]
+
+
+@pytest.mark.rule("7.1")
+def test_7_sliding_window_lets_out_what_the_moved_A_admits():
+    w = worker(job(window=3))
+    w.start(0)
+    assert seqs(w.on_frame(param(1), 10)) == [4]          # A = 1: t <= 4
+    assert seqs(w.on_frame(param(3), 11)) == [2]          # A = 1: hole 2 resent, no new
+    assert seqs(w.on_frame(param(2), 12)) == [5]          # A = 3: t <= 6, 5 packets
+    assert w.current.ack_front == 3
+
+
+@pytest.mark.rule("7.1")
+def test_7_sliding_window_never_more_than_S_beyond_A():
+    # S = 2: every frame a worker sends is within A + S at that moment
+    w = worker(job(window=2))
+    sent = seqs(w.start(0))
+    for s in (2, 1, 4, 3):
+        acked_front = w.current.ack_front
+        new = [parse(f)["seq"] for f in w.on_frame(param(s), s) if not parse(f)["resend"]]
+        assert all(t <= w.current.ack_front + 2 for t in new), (s, acked_front, new)
+        sent += new
+    assert sent == [1, 2, 3, 4, 5]
 
 
 @pytest.mark.rule("7.2")
