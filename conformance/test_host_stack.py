@@ -86,7 +86,12 @@ STORM_RATIO = 50
 def assert_exactly_once(run: HostRun, timer: HostTimer | None = None) -> None:
     """Exactly-once results, no resend storm, and the host rules on the captures, by
     step (``fixtures.host_rules``) and by time (``fixtures.host_timing``; ``timer`` is
-    the hosts' documented timer, by default our host stack's)."""
+    the hosts' documented timer, by default our host stack's). The host rules come
+    first: a host that breaks one may also stall or corrupt the run, and the rule is
+    the diagnosis."""
+    assert run.host_pcaps, "no capture of the hosts' own interfaces was written"
+    assert_host_timing(TimedCapture.of(run), timer or host_stack_timer(run.timeout_us))
+    assert_captured_host_rules(run)
     assert run.completed, run.summary()
     packets = sum(t.packets * j.fan_in for j in run.scenario.jobs for t in j.tensors)
     assert run.counter("timeout_resends") <= STORM_RATIO * packets, (
@@ -94,9 +99,6 @@ def assert_exactly_once(run: HostRun, timer: HostTimer | None = None) -> None:
         f"gradient packets\n{run.summary()}")
     bad = run.mismatches()
     assert not bad, "\n".join(str(m) for m in bad[:10])
-    assert_captured_host_rules(run)
-    assert run.host_pcaps, "no capture of the hosts' own interfaces was written"
-    assert_host_timing(TimedCapture.of(run), timer or host_stack_timer(run.timeout_us))
 
 
 def assert_captured_host_rules(run: HostRun) -> None:

@@ -209,6 +209,17 @@ def test_aimd_state_bugs_are_caught(mutant):
     assert rules(capture) == {"7.aimd"}
 
 
+@pytest.mark.parametrize("congestion_control", [False, True])
+def test_a_window_one_too_large_is_caught(congestion_control):
+    capture = mutated("window_one_too_many",
+                      one_job(40, 4, congestion_control=congestion_control), "h0",
+                      mark=flicker)
+    found = rules(capture)
+    # under AIMD, a seq sent while the replica's window was below S is 7.aimd's
+    assert found == {"7.window"} if not congestion_control else (
+        "7.window" in found and found <= {"7.window", "7.aimd"}), found
+
+
 def test_the_mutants_patch_what_the_host_stack_calls():
     """The host-stack mutants replace attributes the host stack looks up at run time."""
     assert mutants.HOST_STACK_MUTANTS["timer_no_backoff"][0] is shell

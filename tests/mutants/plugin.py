@@ -189,23 +189,13 @@ def _aimd_never_halves(self, s, ecn):
     return _original_aimd(self, s, False)
 
 
-def _window_s_plus_1(self):
-    """7 broken: one packet more than the window S is in flight."""
-    t = self.current
-    out = []
-    window = self.window() + 1
-    while t.next_seq <= t.packets:
-        s = t.next_seq
-        if len(t.sent) - len(t.acked) >= window:
-            break
-        if s > self.job.window + 1 and (s - self.job.window - 1) not in t.acked:
-            break
-        out.append(self._frame(s, resend=False))
-        t.sent.add(s)
-        t.next_seq += 1
-    if self.job.congestion_control and not self.cc_boundary:
-        self.cc_boundary = t.next_seq - 1
-    return out
+_original_window = worker.Worker.window
+
+
+def _window_one_too_many(self):
+    """7 broken: the window is one frame larger than S (or than the AIMD window), so
+    S + 1 seqs are in flight and seq s + S shares the aggregator of s."""
+    return _original_window(self) + 1
 
 
 _original_complete = ps.ParameterServer._maybe_complete
@@ -246,7 +236,7 @@ SWITCH_MUTANTS = {
 
 HOST_MUTANTS = {
     "aimd_never_halves": (worker.Worker, "_aimd", _aimd_never_halves),
-    "window_s_plus_1": (worker.Worker, "_send_new", _window_s_plus_1),
+    "window_s_plus_1": (worker.Worker, "window", _window_one_too_many),
     "ps_drops_ecn": (ps.ParameterServer, "_maybe_complete", _ps_drops_ecn),
     "half_up_rounding": (worker, "quantize", _half_up),
 }
@@ -275,6 +265,7 @@ def _aimd_forgets_marks(self, s, ecn):
 
 
 HOST_STACK_MUTANTS = {
+    "window_one_too_many": (worker.Worker, "window", _window_one_too_many),
     "timer_no_backoff": (shell, "next_backoff", _no_backoff),
     "one_timer_for_all_jobs": (roles.Multiplex, "on_timeout", _one_timer_for_all_jobs),
     "aimd_forgets_marks": (worker.Worker, "_aimd", _aimd_forgets_marks),

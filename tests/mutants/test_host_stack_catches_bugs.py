@@ -5,9 +5,9 @@ no simulator) must fail, with a report that names the rule, the host and the fra
 time (the timed host checks, ``fixtures.host_timing``).
 
 Each mutant runs the one host-stack test whose scenario exercises its rule (the whole
-module is ~2 min a run on this machine): a timer that expires repeatedly with nothing
-heard, a host with two jobs, and congestion that marks some windows' packets but not
-their boundary's. Needs root (namespaces, veths) and the softswitch; skips otherwise,
+module is ~4 min a run on this machine): a timer that expires repeatedly with nothing
+heard, a host with two jobs, congestion that marks some windows' packets but not their
+boundary's, and any run for the window. Needs root (namespaces, veths) and the softswitch; skips otherwise,
 saying which is missing.
 """
 
@@ -33,6 +33,7 @@ CASES = {
     "one_timer_for_all_jobs": ("test_each_job_on_a_host_keeps_its_own_deadline",
                                "7.timeout"),
     "aimd_forgets_marks": ("test_aimd_decides_each_boundary_on_its_window", "7.aimd"),
+    "window_one_too_many": ("test_exactly_once_with_targeted_parameter_loss", "7.window"),
 }
 
 
