@@ -29,7 +29,9 @@ from reference.wire import (
 )
 
 from fixtures.host_rules import assert_host_rules
-from fixtures.host_timing import HostTimer, TimedCapture, assert_host_timing, host_stack_timer
+from fixtures.host_timing import (
+    HostTimer, TimedCapture, assert_host_timing, host_stack_timer,
+)
 from fixtures.properties import (
     assert_leaks_swept, assert_teardown_reclaims, owned_by_job,
 )

@@ -7,8 +7,8 @@ time (the timed host checks, ``fixtures.host_timing``).
 Each mutant runs the one host-stack test whose scenario exercises its rule (the whole
 module is ~4 min a run on this machine): a timer that expires repeatedly with nothing
 heard, a host with two jobs, congestion that marks some windows' packets but not their
-boundary's, and any run for the window. Needs root (namespaces, veths) and the softswitch; skips otherwise,
-saying which is missing.
+boundary's, and any run for the window. Needs root (namespaces, veths) and the
+softswitch; skips otherwise, saying which is missing.
 """
 
 from __future__ import annotations
