@@ -30,6 +30,7 @@ bench: $(VENV)/.installed
 	$(PY) benchmarks/p4src_target.py
 	$(PY) benchmarks/softswitch.py
 	$(PY) benchmarks/host_stack.py
+	$(PY) benchmarks/long_jobs.py
 
 # ATP training over veths and network namespaces (needs root); see host_stack/demo.py
 demo: $(VENV)/.installed

@@ -52,12 +52,13 @@ class AtpWorker:
         self.link = PacketLink(config.iface)
         job, layout = single_job(config.app_id, config.num_workers, config.num_servers,
                                  config.window, scale=config.scale,
-                                 congestion_control=config.congestion_control)
+                                 congestion_control=config.congestion_control,
+                                 first_seq=config.first_seq)
         slots = slot_indexes(config.app_id, config.window, config.pool_size)
         self.worker = Worker(job, config.worker_id, layout, self.link.mac,
                              list(config.ps_macs), slots, config.pool_size, [],
                              profile_named(config.profile),
-                             timeout_ns=config.timeout_us * 1000)
+                             timeout_ns=config.timeout_us * 1000, keep_outcomes=False)
         self.loop = HostLoop(self.link, self.worker)
         self.keep_history = keep_history
         self.history: list[Exchange] = []

@@ -24,6 +24,8 @@ ATP_SCALE         quantization scale (default 1e6)
 ATP_PROFILE       ``spec`` or ``atp-release`` (default spec)
 ATP_CC            1 to enable AIMD congestion control (default 0)
 ATP_TIMEOUT_US    worker resend timeout in µs (default 5000)
+ATP_FIRST_SEQ     the job's first seq, 1..65535 (default 1; spec 10.8: a job may
+                  start anywhere on the ring, e.g. just before the wrap)
 ================  ==========================================================
 """
 
@@ -67,6 +69,7 @@ class LaunchConfig:
     profile: str = "spec"
     congestion_control: bool = False
     timeout_us: int = HOST_TIMEOUT_NS // 1000
+    first_seq: int = 1
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> "LaunchConfig":
@@ -115,6 +118,10 @@ class LaunchConfig:
         if profile not in PROFILES:
             raise RoleError(f"ATP_PROFILE={profile!r}: expected one of "
                             f"{', '.join(sorted(PROFILES))}")
+        first_seq = number("ATP_FIRST_SEQ", 1, low=1)
+        if first_seq > 0xFFFF:
+            raise RoleError(f"ATP_FIRST_SEQ={first_seq} must be at most 65535 (seq is 16 "
+                            f"bits and never 0)")
         return cls(role=role, worker_id=worker_id, num_workers=num_workers,
                    num_servers=num_servers, server_id=server_id, ps_macs=macs,
                    iface=env.get("ATP_IFACE", "eth0"),
@@ -123,7 +130,8 @@ class LaunchConfig:
                    pool_size=number("ATP_POOL_SIZE", DEFAULT_POOL_SIZE, low=1),
                    scale=number("ATP_SCALE", DEFAULT_SCALE, kind=float),
                    profile=profile, congestion_control=env.get("ATP_CC", "0") == "1",
-                   timeout_us=number("ATP_TIMEOUT_US", HOST_TIMEOUT_NS // 1000, low=1))
+                   timeout_us=number("ATP_TIMEOUT_US", HOST_TIMEOUT_NS // 1000, low=1),
+                   first_seq=first_seq)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -107,14 +107,15 @@ def single_job_topology(num_workers: int, num_servers: int) -> Topology:
 
 
 def single_job(app_id: int, num_workers: int, num_servers: int, window: int, *,
-               scale: float, congestion_control: bool) -> tuple[Job, JobLayout]:
+               scale: float, congestion_control: bool,
+               first_seq: int = 1) -> tuple[Job, JobLayout]:
     """A job and its single-rack layout for hosts started by the launcher (no scenario),
     on :func:`single_job_topology`."""
     topo = single_job_topology(num_workers, num_servers)
     workers = tuple(h for h in topo.hosts if h.startswith("worker"))
     pses = tuple(h for h in topo.hosts if h.startswith("server"))
     job = Job(app_id=app_id, workers=workers, pses=pses, window=window, tensors=(),
-              scale=scale, congestion_control=congestion_control)
+              scale=scale, congestion_control=congestion_control, first_seq=first_seq)
     try:
         job.validate(topo)
     except ValueError as exc:

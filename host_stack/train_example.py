@@ -8,12 +8,14 @@ gradient, and sums it with the other workers' through ``push_pull`` (one key per
 parameter tensor); the mean gradient takes one SGD step, so all workers keep identical
 parameters. Each step appends one JSON line: the shard loss, and for every key the
 gradient this worker sent and the aggregate it received (as on the wire), so the demo
-can check every step against a local all-reduce.
+can check every step against a local all-reduce. Gradients and aggregates are logged as
+base64 of their int32 words (a wide model sends tens of thousands of packets a step).
 """
 
 from __future__ import annotations
 
 import argparse
+import base64
 import json
 
 import numpy as np
@@ -34,14 +36,19 @@ def shard(seed: int, worker: int) -> tuple[np.ndarray, np.ndarray]:
     return x, y
 
 
-def initial_params(seed: int) -> dict[str, np.ndarray]:
+def initial_params(seed: int, hidden: int = HIDDEN) -> dict[str, np.ndarray]:
     rng = np.random.default_rng([seed, 2])
     return {
-        "w1": rng.standard_normal((FEATURES, HIDDEN)) / np.sqrt(FEATURES),
-        "b1": np.zeros(HIDDEN),
-        "w2": rng.standard_normal((HIDDEN, 1)) / np.sqrt(HIDDEN),
+        "w1": rng.standard_normal((FEATURES, hidden)) / np.sqrt(FEATURES),
+        "b1": np.zeros(hidden),
+        "w2": rng.standard_normal((hidden, 1)) / np.sqrt(hidden),
         "b2": np.zeros(1),
     }
+
+
+def packets_per_step(hidden: int) -> int:
+    """ATP packets one step pushes (62 elements each, per key)."""
+    return sum(-(-n // 62) for n in (FEATURES * hidden, hidden, hidden, 1))
 
 
 KEYS = {"w1": 1, "b1": 2, "w2": 3, "b2": 4}
@@ -60,8 +67,14 @@ def loss_and_grads(p: dict[str, np.ndarray], x: np.ndarray, y: np.ndarray):
     return loss, grads
 
 
-def bits(values: np.ndarray) -> list[int]:
-    return [int(v) for v in np.asarray(values, np.float32).view(np.int32)]
+def words(values: np.ndarray) -> str:
+    """int32 words (float32 bit patterns, or an aggregate as on the wire) as base64."""
+    return base64.b64encode(np.ascontiguousarray(values).astype("<i4", copy=False)
+                            .tobytes()).decode()
+
+
+def unwords(text: str) -> np.ndarray:
+    return np.frombuffer(base64.b64decode(text), "<i4").astype(np.int32)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -69,12 +82,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--steps", type=int, default=25)
     parser.add_argument("--lr", type=float, default=0.5)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--hidden", type=int, default=HIDDEN, help="hidden units")
     parser.add_argument("--log", required=True, help="JSON lines, one per step")
     args = parser.parse_args(argv)
     worker = api.init(keep_history=True)
     n = worker.config.num_workers
     x, y = shard(args.seed, worker.config.worker_id)
-    params = initial_params(args.seed)
+    params = initial_params(args.seed, args.hidden)
     with open(args.log, "w") as log:
         for step in range(1, args.steps + 1):
             loss, grads = loss_and_grads(params, x, y)
@@ -82,12 +96,14 @@ def main(argv: list[str] | None = None) -> int:
             for name, key in KEYS.items():
                 summed = worker.push_pull(grads[name].astype(np.float32), key)
                 params[name] = params[name] - args.lr * summed / n
-            exchanges = [{"key": e.key, "sent": bits(e.sent),
-                          "received": [[o.float_mode, [int(v) for v in np.asarray(o.raw).view(
-                              np.int32)]] for o in e.outcomes]}
+            exchanges = [{"key": e.key,
+                          "sent": words(np.asarray(e.sent, np.float32).view(np.int32)),
+                          "received": [[o.float_mode, words(np.asarray(o.raw).view(np.int32))]
+                                       for o in e.outcomes]}
                          for e in worker.history]
             log.write(json.dumps({"step": step, "loss": loss,
                                   "counters": dict(worker.worker.counters),
+                                  "packets": worker.worker.seq_base,
                                   "exchanges": exchanges}) + "\n")
             log.flush()
     worker.close()

@@ -22,10 +22,15 @@ Decisions where the spec is silent (documented for the P4/host teams):
   any seq). The frontier is per PS (one ps_index of one job): a PS knows only the seqs
   of its own keys, and every seq at or behind another PS's frontier is acknowledged by
   every worker as well, so it only lets that PS keep a little longer what it could
-  forget. Under the release's per-tensor seq (9.7) a seq frontier would take the next
-  tensor's seq 1 for a straggler, so there the PS forgets a tensor's whole state once
-  every seq of it (``ceil(tensor_len / 62)`` seqs) has completed, and has no stragglers
-  (decision: the release's PS keeps its state per tensor).
+  forget. Its limit (docs/protocol.md D21): a PS that sees nothing while the job sends
+  more than 32767 - S packets to its other PSes takes its next packets for stragglers
+  (half the ring cannot tell far ahead from behind). Under the release's per-tensor
+  seq (9.7) the PS has no safe point to forget: a seq frontier would take the next
+  tensor's seq 1 for a straggler, and forgetting a tensor once all its seqs completed
+  loses the answer to the resend of a worker whose parameter packet was lost (the job
+  never finishes; the release-profile suite found it). So under 9.7 the PS keeps its
+  state as before rev. 3, and a key pushed again meets it: part of 9.7's cross-tensor
+  contamination (decision).
 - A float request copies the triggering packet's header, sets ack and overflow, clears
   resend/collision/data_index and carries zero values; parameter packets and float
   requests leave with the PS's MAC as source and the broadcast MAC as destination.
@@ -223,7 +228,7 @@ class ParameterServer:
         param.eth_dst = BROADCAST_MAC
         state.parameter = encode(param)
         self.counters["parameters"] += 1
-        self._forget(key_on_wire(packet.key, self.profile), packet)
+        self._forget(packet)
         return [state.parameter]
 
     # -- state lifetime (section 6, rev. 3) ---------------------------------------------
@@ -231,13 +236,8 @@ class ParameterServer:
         """Whether ``seq`` is at or behind the frontier: its state is gone for good."""
         return self.frontier is not None and seq_before_or_at(seq, self.frontier)
 
-    def _forget(self, key: int, completed: AtpPacket) -> None:
-        if not self.profile.seq_across_tensors:          # 9.7: per tensor
-            packets = -(-completed.tensor_len // ELEMENTS)
-            tensor = [k for k in self.seqs if k[0] == key]
-            if sum(1 for k in tensor if self.seqs[k].parameter is not None) >= packets:
-                for k in tensor:
-                    del self.seqs[k]
+    def _forget(self, completed: AtpPacket) -> None:
+        if not self.profile.seq_across_tensors:          # 9.7: no safe point
             return
         frontier = seq_add(completed.seq, -self.job.window)
         if self.frontier is not None and seq_diff(self.frontier, frontier) <= 0:

@@ -81,13 +81,14 @@ class Run:
                 state = f"finished at {self.finished_at[job.app_id] / 1e6:.3f} ms"
             else:
                 state = "DID NOT FINISH"
-            packets = sum(t.packets for t in job.tensors)
+            laps = (f" x {job.iterations} iterations from seq {job.first_seq}"
+                    if job.iterations > 1 or job.first_seq != 1 else "")
             lines.append(f"  job {job.app_id}: {job.fan_in} worker(s), {len(job.pses)} PS, "
-                         f"S={job.window}, {len(job.tensors)} tensor(s), "
-                         f"{packets} seq(s): {state}")
+                         f"S={job.window}, {len(job.tensors)} tensor(s){laps}, "
+                         f"{job.packets} seq(s): {state}")
         keys = ("switch.collisions", "worker.resends", "worker.hole_resends",
                 "worker.timeout_resends", "ps.float_fallbacks", "ps.collision_remaps",
-                "switch.ecn_marked", "faults")
+                "ps.stragglers", "switch.ecn_marked", "faults")
         lines.append("  " + ", ".join(f"{k.split('.')[-1]} {self.counters[k]}"
                                       for k in keys))
         owned = {n: len(v) for n, v in self.owned_aggregators().items() if v}

@@ -8,7 +8,7 @@ Decisions where the spec is silent:
   job elsewhere on the ring; section 10). Under the release's per-tensor seq (9.7)
   every tensor starts at that first seq.
 - **seq continues across a job's tensors** (spec section 1: the k-th packet of the job
-  has seq ``(k - 1) % 65535 + 1``). The release restarts it at 1 for every tensor (9.7,
+  has seq ``nth_seq(first_seq, k)``, wrapping 65535 -> 1). The release restarts it at 1 for every tensor (9.7,
   profile switch ``seq_across_tensors``): then a straggler of the previous tensor (a
   delayed duplicate or resend of its seq ``s``) carries the same owner word
   ``app_id << 16 | s`` as seq ``s`` of the next tensor and is merged into that

@@ -117,6 +117,19 @@ def test_launcher_reads_the_dmlc_variables():
         "worker", 1, 2, 4)
     assert config.ps_macs == (bytes.fromhex("020000000003"),)
     assert config.congestion_control
+    assert config.first_seq == 1
+    assert LaunchConfig.from_env({**WORKER_ENV, "ATP_FIRST_SEQ": "65500"}).first_seq == 65500
+
+
+@pytest.mark.rule("10.8")
+def test_demo_model_is_wide_enough_to_wrap_seq_twice():
+    from host_stack.demo import hidden_for, wraps
+    from host_stack.train_example import packets_per_step
+    assert wraps(65436, 100) == 0 and wraps(65436, 101) == 1      # 65535 -> 1 once
+    assert wraps(65436, 65635) == 1 and wraps(65436, 65636) == 2
+    hidden = hidden_for(65436, 2, 25)
+    assert wraps(65436, 25 * packets_per_step(hidden)) >= 2
+    assert wraps(65436, 25 * packets_per_step(16)) == 1    # the example's width: once
 
 
 @pytest.mark.parametrize("change, message", [
@@ -127,6 +140,8 @@ def test_launcher_reads_the_dmlc_variables():
     ({"ATP_PS_MACS": "02:00:00:00:00"}, "not a MAC address"),
     ({"DMLC_NUM_SERVER": "2"}, "lists 1 MAC"),
     ({"ATP_WINDOW": "many"}, "is not a number"),
+    ({"ATP_FIRST_SEQ": "0"}, "must be at least 1"),
+    ({"ATP_FIRST_SEQ": "65536"}, "at most 65535"),
 ])
 def test_launcher_errors_say_what_to_fix(change, message):
     env = {**WORKER_ENV, **change}

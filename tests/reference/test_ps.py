@@ -422,16 +422,15 @@ def test_6_no_frontier_before_the_first_completion():
 
 
 @pytest.mark.rule("9.7")
-def test_9_7_release_ps_forgets_a_tensor_once_all_its_seqs_completed():
-    # per-tensor seq (9.7): tensor 7 of 62 * 2 elements = 2 seqs; no seq frontier
+def test_9_7_release_ps_keeps_its_state_and_answers_a_late_resend():
+    # per-tensor seq (9.7): no seq frontier, and a completed tensor is kept, so the
+    # resend of a worker whose parameter packet was lost is still answered
     p = make_ps(ATP_RELEASE)
     key_le = int.from_bytes((7).to_bytes(8, "little"), "big")
-    first = frame(app_id=1, seq=1, bitmap=7, fan_in=3, key=key_le, tensor_len=124,
-                  values=vals(1))
-    p.on_frame(first)
-    assert (7, 1) in p.seqs
-    p.on_frame(frame(app_id=1, seq=2, bitmap=7, fan_in=3, key=key_le, tensor_len=124))
-    assert p.seqs == {} and p.frontier is None
-    again = p.on_frame(frame(app_id=1, seq=1, bitmap=7, fan_in=3, key=key_le,
-                             tensor_len=124, values=vals(5)))   # the next iteration
-    assert parse(again[0])["values"][0] == 5
+    for seq in (1, 2):
+        p.on_frame(frame(app_id=1, seq=seq, bitmap=7, fan_in=3, key=key_le,
+                         tensor_len=124, values=vals(seq)))
+    assert p.frontier is None and sorted(p.seqs) == [(7, 1), (7, 2)]
+    again = p.on_frame(frame(app_id=1, seq=1, bitmap=1, fan_in=3, key=key_le,
+                             tensor_len=124, flags=RESEND))
+    assert parse(again[0])["values"][0] == 1 and p.counters["stragglers"] == 0
