@@ -29,6 +29,9 @@ from reference.wire import (
 )
 
 from fixtures.host_rules import assert_host_rules
+from fixtures.host_timing import (
+    HostTimer, TimedCapture, assert_host_timing, host_stack_timer,
+)
 from fixtures.properties import (
     assert_leaks_swept, assert_teardown_reclaims, owned_by_job,
 )
@@ -82,7 +85,15 @@ def needs_switch(fabric: str, what: str) -> None:
 STORM_RATIO = 50
 
 
-def assert_exactly_once(run: HostRun) -> None:
+def assert_exactly_once(run: HostRun, timer: HostTimer | None = None) -> None:
+    """Exactly-once results, no resend storm, and the host rules on the captures, by
+    step (``fixtures.host_rules``) and by time (``fixtures.host_timing``; ``timer`` is
+    the hosts' documented timer, by default our host stack's). The host rules come
+    first: a host that breaks one may also stall or corrupt the run, and the rule is
+    the diagnosis."""
+    assert run.host_pcaps, "no capture of the hosts' own interfaces was written"
+    assert_host_timing(TimedCapture.of(run), timer or host_stack_timer(run.timeout_us))
+    assert_captured_host_rules(run)
     assert run.completed, run.summary()
     packets = sum(t.packets * j.fan_in for j in run.scenario.jobs for t in j.tensors)
     assert run.counter("timeout_resends") <= STORM_RATIO * packets, (
@@ -90,7 +101,6 @@ def assert_exactly_once(run: HostRun) -> None:
         f"gradient packets\n{run.summary()}")
     bad = run.mismatches()
     assert not bad, "\n".join(str(m) for m in bad[:10])
-    assert_captured_host_rules(run)
 
 
 def assert_captured_host_rules(run: HostRun) -> None:
@@ -391,3 +401,85 @@ def test_two_level_across_racks(request, fabric, name):
     assert level1, "no whole-rack aggregate (level-1 frame) reached a PS"
     for p in level1:
         assert p.shim.bitmap1, p
+
+
+def host_timeouts(run: HostRun, app_id: int, host: str) -> int:
+    """Expiries of ``host``'s timer for job ``app_id`` (its worker's counter)."""
+    w = next(j for j in run.scenario.jobs if j.app_id == app_id).workers.index(host)
+    return run.worker_results[(app_id, w)].counters.get("timeouts", 0)
+
+
+# h1's gradient of the job's last seq is lost, and so are its next four resends: nothing
+# can reach h1 (the seq cannot complete without it), so its timer expires five times
+# with nothing heard and must back off (host_stack.shell.next_backoff)
+SILENT_H1 = {"targeted": [
+    {"action": "drop", "kind": "gradient", "seq": 10, "from_node": "h1", "nth": 1},
+    {"action": "drop", "kind": "resend", "seq": 10, "from_node": "h1", "nth": 1,
+     "count": 4}]}
+
+
+def test_timer_backs_off_while_nothing_is_heard(request, fabric):
+    """7.timeout by time: h1 hears nothing while it resends the job's last seq, four
+    resends are lost; its expiries must come T after its last progress, then T, 2T,
+    4T, 8T apart (the timed host checks judge each one against its own deadline and the
+    back-off; a timer without back-off resends every T and is caught at the third)."""
+    run = run_scenario_here(request, load("parameter-loss", faults=SILENT_H1), fabric)
+    assert_exactly_once(run)            # with the timed host rules
+    assert host_timeouts(run, 5, "h1") >= 5, run.summary()
+
+
+def two_jobs_on_one_host() -> Scenario:
+    """h0 works for a short job 21 and a long job 22 (one PS each, no collisions); the
+    parameter packet of job 21's last seq is lost on its way to h0 six times, so h0's
+    timer of job 21 expires six times (T, T, 2T, ... 16T apart) while job 22's parameter
+    packets keep reaching h0: six chances for a shared timer to show."""
+    return Scenario.from_dict({
+        "name": "two-jobs-one-host", "seed": 41, "pool_size": 256,
+        "topology": {"racks": [{"name": "tor0", "hosts": ["h0", "h1", "h2", "ps0", "ps1"]}]},
+        "jobs": [
+            {"app_id": 21, "workers": ["h0", "h1"], "pses": ["ps0"], "window": 4,
+             "tensors": [{"key": 1, "length": 8 * ELEMENTS}]},
+            {"app_id": 22, "workers": ["h0", "h2"], "pses": ["ps1"], "window": 4,
+             "tensors": [{"key": 2, "length": 400 * ELEMENTS}]}],
+        "faults": {"targeted": [{"action": "drop", "kind": "parameter", "app_id": 21,
+                                 "seq": 8, "to_node": "h0", "nth": 1, "count": 6}]},
+    })
+
+
+def test_each_job_on_a_host_keeps_its_own_deadline(request, fabric):
+    """7.timeout per job on a multiplexing host: h0's expiries for job 21 must not make
+    job 22 resend (job 22's own progress restarted its timer); the timed host checks
+    judge every resend of each job against that job's own last progress."""
+    run = run_scenario_here(request, two_jobs_on_one_host(), fabric)
+    assert_exactly_once(run)            # with the timed host rules
+    assert host_timeouts(run, 21, "h0") >= 6, run.summary()
+
+
+def flickering_congestion(on_ns: int = 4_000_000, off_ns: int = 12_000_000,
+                          until_ns: int = 30_000_000_000):
+    """Queue depth over the ECN threshold for ``on_ns`` of every ``on_ns + off_ns``: a
+    mark burst shorter than a few round trips leaves the window above one frame, so the
+    window at its end holds marked packets before an unmarked boundary."""
+    return [{"switch": "tor0", "start_ns": start, "end_ns": start + on_ns,
+             "depth": 5000} for start in range(0, until_ns, on_ns + off_ns)]
+
+
+def test_aimd_decides_each_boundary_on_its_window(request, fabric):
+    """7.aimd by time: congestion control with tor0's queue over the ECN threshold for
+    4 ms of every 16, so some windows hold a marked parameter packet while the one at
+    their boundary is not. At each boundary the worker must halve if any packet of that
+    window was marked, else grow; the timed host checks replay each worker's window
+    (reference worker) from the frames that reached it and judge every new seq it sends.
+    """
+    if fabric != "softswitch":
+        pytest.skip("ECN needs the softswitch: a Linux bridge has no queue depth and "
+                    "marks no ECN")
+    run = run_scenario_here(request, load("ecn-aimd", congestion=flickering_congestion()),
+                            fabric)
+    assert_exactly_once(run)            # with the timed host rules
+    marks = [p.flags & FLAG_ECN for _, _, h in worker_hosts(run.scenario)
+             for p in frames_at(run, h) if p.flags & FLAG_ACK]
+    assert any(marks) and not all(marks), (
+        f"{sum(map(bool, marks))} of {len(marks)} parameter packets marked: the "
+        f"flickering queue should mark some, not all")
+    assert run.counter("window_halved") > 0, run.summary()

@@ -4,6 +4,9 @@
 namespace (tcpdump is not needed): an AF_PACKET socket per port sees both directions,
 frames go to ``D/<iface>.pcap`` (nanosecond timestamps, Ethernet link type) and
 ``D/ready`` appears once every socket is open. SIGTERM drains and closes the files.
+A record's time is the kernel's stamp of the frame crossing the interface
+(``SO_TIMESTAMPNS``), not the moment this process read it: the timed host checks
+(``fixtures.host_timing``) compare these times with a host's timer.
 """
 
 from __future__ import annotations
@@ -12,7 +15,6 @@ import argparse
 import select
 import signal
 import struct
-import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -79,8 +81,9 @@ def switch_logs(scenario, pcaps: dict[str, Path]) -> dict:
     ``reference.network.SwitchLog`` form, so that checkers written for the simulator's
     logs (``fixtures.host_rules``) judge real runs. A record's time is a step count in
     its port's capture, not the timestamp: one socket per port keeps the order in which
-    frames crossed it (a parameter packet before the worker's reaction to it), while
-    the timestamps are taken per batch read and tie. Each frame toward the host is a
+    frames crossed it (a parameter packet before the worker's reaction to it), which
+    those checkers replay step by step (the timed checks, ``fixtures.host_timing``,
+    read the timestamps). Each frame toward the host is a
     step of its own; consecutive frames from the host share one step, as the burst a
     host sends in one reaction does in the simulator's logs."""
     from reference.network import EgressRecord, IngressRecord, SwitchLog
@@ -132,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     out = Path(args.dir)
     out.mkdir(parents=True, exist_ok=True)
-    links = [PacketLink(i, see_outgoing=True) for i in args.iface]
+    links = [PacketLink(i, see_outgoing=True, timestamps=True) for i in args.iface]
     writers = {link.fileno(): (link, PcapWriter(out / f"{link.iface}.pcap"))
                for link in links}
     stopping = []
@@ -149,9 +152,8 @@ def main(argv: list[str] | None = None) -> int:
                 break
             for fd in ready:
                 link, writer = writers[fd]
-                now = time.time_ns()
-                for frame in link.recv_batch(0):
-                    writer.write(frame, now)
+                for stamp, frame in link.recv_stamped():
+                    writer.write(frame, stamp)
     finally:
         for link, writer in writers.values():
             writer.close()

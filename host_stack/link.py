@@ -12,6 +12,7 @@ import errno
 import select
 import socket
 import struct
+import time
 
 from reference.wire import ETHERTYPE_ATP, ETHERTYPE_ATP_TWO_LEVEL
 
@@ -19,6 +20,8 @@ ETH_P_ALL = 0x0003
 SOL_PACKET = 263
 PACKET_IGNORE_OUTGOING = 23
 SO_ATTACH_FILTER = 26
+SO_TIMESTAMPNS = 35          # SCM_TIMESTAMPNS has the same value
+TIMESPEC = struct.Struct("@qq")
 SOCKET_BUFFER = 8 << 20
 
 
@@ -44,10 +47,14 @@ def _atp_filter() -> tuple[bytes, ctypes.Array]:
 class PacketLink:
     """Send and receive whole Ethernet frames on ``iface``.
 
-    ``see_outgoing`` (for capture) keeps the frames this host sends in the receive path.
+    ``see_outgoing`` (for capture) keeps the frames this host sends in the receive path;
+    ``timestamps`` (for capture) has the kernel stamp each frame when it crossed the
+    interface (:meth:`recv_stamped`), so a capture's times do not depend on when the
+    capturing process was scheduled.
     """
 
-    def __init__(self, iface: str, *, atp_only: bool = True, see_outgoing: bool = False):
+    def __init__(self, iface: str, *, atp_only: bool = True, see_outgoing: bool = False,
+                 timestamps: bool = False):
         self.iface = iface
         try:
             sock = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL))
@@ -60,6 +67,8 @@ class PacketLink:
                 sock.setsockopt(socket.SOL_SOCKET, SO_ATTACH_FILTER, fprog)
             if not see_outgoing:
                 sock.setsockopt(SOL_PACKET, PACKET_IGNORE_OUTGOING, 1)
+            if timestamps:
+                sock.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, SOCKET_BUFFER)
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SOCKET_BUFFER)
             sock.bind((iface, ETH_P_ALL))
@@ -111,6 +120,25 @@ class PacketLink:
                 break
         self.received += len(frames)
         return frames
+
+    def recv_stamped(self, limit: int = 256) -> list[tuple[int, bytes]]:
+        """Drain up to ``limit`` waiting frames as (kernel time in ns, CLOCK_REALTIME,
+        frame); a frame without a stamp gets the time of the read."""
+        out = []
+        space = socket.CMSG_SPACE(TIMESPEC.size)
+        for _ in range(limit):
+            try:
+                frame, ancillary, _, _ = self.sock.recvmsg(2048, space)
+            except BlockingIOError:
+                break
+            stamp = None
+            for level, kind, data in ancillary:
+                if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS:
+                    sec, nsec = TIMESPEC.unpack(data[:TIMESPEC.size])
+                    stamp = sec * 1_000_000_000 + nsec
+            out.append((time.time_ns() if stamp is None else stamp, frame))
+        self.received += len(out)
+        return out
 
     def close(self) -> None:
         self.sock.close()

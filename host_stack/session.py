@@ -81,6 +81,10 @@ class HostRun:
     worker_status: dict[str, int] = field(default_factory=dict)
     ps_results: dict[str, dict] = field(default_factory=dict)
     pcaps: dict[str, Path] = field(default_factory=dict)   # host -> its switch port's pcap
+    # host -> the pcap of the interface facing the host itself: what it sent and what
+    # reached it (its switch port, or the host side of its fault relay)
+    host_pcaps: dict[str, Path] = field(default_factory=dict)
+    timeout_us: int = 0                      # the workers' resend timer, after traffic
     errors: list[str] = field(default_factory=list)
     probe: dict = field(default_factory=dict)
     after: object = None                     # what ``after_workers`` returned
@@ -180,11 +184,14 @@ def run_on_testbed(scenario: Scenario, workdir: Path, *, fabric: str = "bridge",
         switch_clock = "trailer"
     workers = [(h, j) for j in scenario.jobs for h in j.workers]
     pses = [(h, j) for j in scenario.jobs for h in j.pses]
-    run = HostRun(scenario, fabric, faults, workdir, 0.0)
+    run = HostRun(scenario, fabric, faults, workdir, 0.0, timeout_us=timeout_us)
     racks = len(topo.racks) if fabric == "softswitch" else 1
     with Testbed(hosts, bridge=(fabric == "bridge"), relayed=faults.relayed_hosts,
                  racks=racks) as bed:
         port_pcaps = {h: workdir / "pcap" / f"{bed.port(h)}.pcap" for h in hosts}
+        # a relayed host's own view is the relay's host side: faults act behind it
+        host_side = {h: bed.relay_ends(h)[0] if h in faults.relayed_hosts else bed.port(h)
+                     for h in hosts}
         helpers = []
         switches = []
         if fabric == "softswitch":
@@ -195,8 +202,8 @@ def run_on_testbed(scenario: Scenario, workdir: Path, *, fabric: str = "bridge",
             run.probe = probe(bed, workdir)
         if capture:
             argv = [PYTHON, "-m", CAPTURE_MODULE, "--dir", str(workdir / "pcap")]
-            for host in hosts:
-                argv += ["--iface", bed.port(host)]
+            for iface in dict.fromkeys([*map(bed.port, hosts), *host_side.values()]):
+                argv += ["--iface", iface]
             helpers.append(bed.popen("fabric", argv, workdir / "capture.log"))
         fields = dict(scenario=str(scenario_path), iface="eth0", timeout_us=timeout_us,
                       budget_s=budget_s, python=shlex.quote(PYTHON))
@@ -210,7 +217,7 @@ def run_on_testbed(scenario: Scenario, workdir: Path, *, fabric: str = "bridge",
         else:  # an external PS that cannot say when it listens: give it time to start
             time.sleep(EXTERNAL_PS_START_S)
         if capture:
-            _wait_capture(run, workdir / "pcap", len(hosts))
+            _wait_capture(run, workdir / "pcap")
         started = time.monotonic()
         worker_procs = {}
         for host in dict.fromkeys(h for h, _ in workers):
@@ -265,6 +272,8 @@ def run_on_testbed(scenario: Scenario, workdir: Path, *, fabric: str = "bridge",
             run.ps_results[host] = json.loads(path.read_text())
     if capture:
         run.pcaps = {h: p for h, p in port_pcaps.items() if p.exists()}
+        sides = {h: workdir / "pcap" / f"{i}.pcap" for h, i in host_side.items()}
+        run.host_pcaps = {h: p for h, p in sides.items() if p.exists()}
     return run
 
 
@@ -301,7 +310,7 @@ def _wait_ready(run: HostRun, files: list[Path], procs: dict, budget_s: float) -
         time.sleep(0.01)
 
 
-def _wait_capture(run: HostRun, pcap_dir: Path, ports: int) -> None:
+def _wait_capture(run: HostRun, pcap_dir: Path) -> None:
     deadline = time.monotonic() + 15
     while not (pcap_dir / "ready").exists():
         if time.monotonic() > deadline:

@@ -7,7 +7,10 @@ A *switch* mutant is active only while the target (``--target=reference``) proce
 frame or tears a job down: the reference switch that recorded a trace, and the shadow
 that runs in lockstep with the target, stay intact, as they would be against a real
 buggy switch. A *host* mutant breaks the reference workers or PS, which are the hosts
-of every run.
+of every run. A *host-stack* mutant breaks the host stack's processes only
+(``conformance/test_host_stack.py``): the run's command templates start them through
+``tests/mutants/host_process.py``, which applies the mutant there; the reference
+workers that judge the captures (``fixtures.host_timing``) stay intact.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import numpy as np
 import pytest
 from hypothesis import Phase, settings
 
+from host_stack import roles, session, shell
 from reference import aggregator, ps, switch, worker
 from reference.aggregator import STAMP_MASK, AggregatorPool, Verdict
 from reference.switch import LEVEL1, SwitchModel
@@ -185,23 +189,13 @@ def _aimd_never_halves(self, s, ecn):
     return _original_aimd(self, s, False)
 
 
-def _window_s_plus_1(self):
-    """7 broken: one packet more than the window S is in flight."""
-    t = self.current
-    out = []
-    window = self.window() + 1
-    while t.next_seq <= t.packets:
-        s = t.next_seq
-        if len(t.sent) - len(t.acked) >= window:
-            break
-        if s > self.job.window + 1 and (s - self.job.window - 1) not in t.acked:
-            break
-        out.append(self._frame(s, resend=False))
-        t.sent.add(s)
-        t.next_seq += 1
-    if self.job.congestion_control and not self.cc_boundary:
-        self.cc_boundary = t.next_seq - 1
-    return out
+_original_window = worker.Worker.window
+
+
+def _window_one_too_many(self):
+    """7 broken: the window is one frame larger than S (or than the AIMD window), so
+    S + 1 seqs are in flight and seq s + S shares the aggregator of s."""
+    return _original_window(self) + 1
 
 
 _original_complete = ps.ParameterServer._maybe_complete
@@ -242,12 +236,55 @@ SWITCH_MUTANTS = {
 
 HOST_MUTANTS = {
     "aimd_never_halves": (worker.Worker, "_aimd", _aimd_never_halves),
-    "window_s_plus_1": (worker.Worker, "_send_new", _window_s_plus_1),
+    "window_s_plus_1": (worker.Worker, "window", _window_one_too_many),
     "ps_drops_ecn": (ps.ParameterServer, "_maybe_complete", _ps_drops_ecn),
     "half_up_rounding": (worker, "quantize", _half_up),
 }
 
-MUTANTS = {**SWITCH_MUTANTS, **HOST_MUTANTS}
+# -- host-stack mutants (in the host processes only) -----------------------------------
+def _no_backoff(backoff_ns: int, heard: bool, interval_ns: int) -> int:
+    """Timer broken: it never backs off, so with nothing heard a host resends every T."""
+    return 0
+
+
+def _one_timer_for_all_jobs(self, now):
+    """Multiplexing broken: the host keeps one timer for all its jobs; when it expires,
+    every job resends its unacknowledged seqs, however recent its own progress."""
+    out: list[bytes] = []
+    for app in self.apps:
+        deadline = app.deadline()
+        out += app.on_timeout(now if deadline is None else max(now, deadline))
+    return out
+
+
+def _aimd_forgets_marks(self, s, ecn):
+    """AIMD state broken: the window's ECN memory is dropped at every parameter packet,
+    so a boundary decides on its own packet's mark, not on the marks of its window."""
+    self.cc_ecn_seen = False
+    return _original_aimd(self, s, ecn)
+
+
+HOST_STACK_MUTANTS = {
+    "window_one_too_many": (worker.Worker, "window", _window_one_too_many),
+    "timer_no_backoff": (shell, "next_backoff", _no_backoff),
+    "one_timer_for_all_jobs": (roles.Multiplex, "on_timeout", _one_timer_for_all_jobs),
+    "aimd_forgets_marks": (worker.Worker, "_aimd", _aimd_forgets_marks),
+}
+
+MUTANTS = {**SWITCH_MUTANTS, **HOST_MUTANTS, **HOST_STACK_MUTANTS}
+
+
+def _host_stack_through_mutant() -> None:
+    """Start the run's worker and PS processes through tests/mutants/host_process.py."""
+    default = session.HostStackCommand()
+
+    def through(template: str, role: str) -> str:
+        return template.replace(f"-m host_stack.{role}",
+                                f"-m tests.mutants.host_process {role}")
+
+    session.HostStackCommand.__init__.__defaults__ = (
+        through(default.worker, "worker"), through(default.ps, "ps"),
+        f"{default.name}, mutant {os.environ['ATP_MUTANT']}")
 
 
 def _on_target_only(owner, attribute, replacement) -> None:
@@ -282,6 +319,8 @@ def pytest_configure(config) -> None:
         raise ValueError(f"unknown ATP_MUTANT {name!r}; known: {', '.join(MUTANTS)}")
     if name in SWITCH_MUTANTS:
         _on_target_only(*SWITCH_MUTANTS[name])
+    elif name in HOST_STACK_MUTANTS:
+        _host_stack_through_mutant()
     else:
         owner, attribute, replacement = HOST_MUTANTS[name]
         setattr(owner, attribute, replacement)

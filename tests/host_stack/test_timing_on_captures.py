@@ -1,0 +1,227 @@
+"""The timed host checks (``fixtures.host_timing``) on captures of the real host loop.
+
+``host_stack.shell.HostLoop`` (the host stack's own loop, back-off included) runs the
+reference workers of a host in process, over a scripted fabric with a fake clock: every
+gradient reaches the job's PSes (the reference PS, one worker per job so each gradient
+completes its seq) after a latency, unless the plan drops it; the capture is what
+crossed the host's interface, with times. A correct host passes; the host-stack mutants
+of tests/mutants (the same functions, patched in here) are caught, each by its rule.
+No root needed: these run everywhere, the real-process runs are in
+conformance/test_host_stack.py.
+"""
+
+from __future__ import annotations
+
+import heapq
+from typing import Callable
+
+import pytest
+
+from fixtures.host_timing import TimedCapture, check_host_timing, host_stack_timer
+from host_stack import roles as roles_module
+from host_stack import shell
+from host_stack.roles import Multiplex, roles_from_scenario
+from host_stack.shell import HostLoop
+from reference import worker as worker_module
+from reference.scenario import Scenario
+from reference.wire import ELEMENTS, FLAG_ECN, FLAG_RESEND, decode, encode
+from tests.mutants import plugin as mutants
+
+TIMEOUT_US = 10_000
+LATENCY_NS = 300_000
+
+
+class ScriptedFabric:
+    """The host's link and clock: frames the host sends reach the PSes after
+    ``LATENCY_NS``; their answers come back after as long. ``drop(packet, now)`` drops a
+    frame of the host; ``mark(packet, now)`` sets its ECN flag (a congested queue)."""
+
+    def __init__(self, scenario: Scenario, host: str, *,
+                 drop: Callable = lambda p, now: False,
+                 mark: Callable = lambda p, now: False):
+        self.scenario = scenario
+        self.host = host
+        self.now = 0
+        self.pses = {}
+        for ps_host in dict.fromkeys(h for j in scenario.jobs for h in j.pses):
+            for role in roles_from_scenario(scenario, ps_host):
+                if role.kind == "ps":
+                    self.pses[(role.app_id, role.index)] = role.app
+        self.drop, self.mark = drop, mark
+        self.arrivals: list[tuple[int, int, bytes]] = []
+        self.order = 0
+        self.capture: list[tuple[int, bytes]] = []
+        self.sent = self.received = 0
+
+    def clock(self) -> int:
+        return self.now
+
+    def send(self, frame: bytes) -> None:
+        self.now += 2_000                        # a frame's send cost
+        self.capture.append((self.now, frame))
+        packet = decode(frame)
+        if self.drop(packet, self.now):
+            return
+        if self.mark(packet, self.now):
+            packet.flags |= FLAG_ECN
+            frame = encode(packet)
+        ps = self.pses[(packet.app_id, packet.ps_index)]
+        for answer in ps.on_frame(frame, self.now + LATENCY_NS):
+            self.order += 1
+            heapq.heappush(self.arrivals, (self.now + 2 * LATENCY_NS, self.order, answer))
+
+    def recv_batch(self, timeout_s: float | None, limit: int = 256) -> list[bytes]:
+        wake = self.now + int((timeout_s or 0) * 1e9)
+        if not self.arrivals or self.arrivals[0][0] > wake:
+            self.now = max(self.now, wake)
+            return []
+        self.now = max(self.now, self.arrivals[0][0])
+        out = []
+        while self.arrivals and self.arrivals[0][0] <= self.now and len(out) < limit:
+            at, _, frame = heapq.heappop(self.arrivals)
+            self.capture.append((at, frame))
+            out.append(frame)
+        return out
+
+
+def run_host(scenario: Scenario, host: str, **script) -> TimedCapture:
+    """Run ``host``'s workers under the real host loop; its interface's capture."""
+    fabric = ScriptedFabric(scenario, host, **script)
+    workers = [r.app for r in roles_from_scenario(scenario, host,
+                                                  timeout_ns=TIMEOUT_US * 1000)
+               if r.kind == "worker"]
+    loop = HostLoop(fabric, Multiplex(workers), clock=fabric.clock)
+    for w in workers:
+        loop.send(w.start(fabric.now))
+    fabric.now += 1
+    finished = loop.run(until=lambda: all(w.finished for w in workers), budget_s=60)
+    assert finished, "the scripted run did not finish"
+    return TimedCapture.from_records(scenario, {host: sorted(fabric.capture,
+                                                             key=lambda r: r[0])})
+
+
+def rules(capture: TimedCapture) -> set[str]:
+    return {v.rule for v in check_host_timing(capture, host_stack_timer(TIMEOUT_US))}
+
+
+def one_job(packets: int, window: int, **job) -> Scenario:
+    return Scenario.from_dict({
+        "name": "timed", "seed": 5, "pool_size": 256,
+        "topology": {"racks": [{"name": "tor0", "hosts": ["h0", "ps"]}]},
+        "jobs": [{"app_id": 1, "workers": ["h0"], "pses": ["ps"], "window": window,
+                  "tensors": [{"key": 7, "length": packets * ELEMENTS}], **job}],
+        "faults": {"targeted": []}})
+
+
+def silent_last_seq(drops: int):
+    """Drop the first transmission of the job's last seq and its next ``drops - 1``
+    resends: the host hears nothing while its timer expires ``drops`` times."""
+    seen = []
+
+    def drop(p, now):
+        if p.seq == 6:
+            seen.append(now)
+            return len(seen) <= drops
+        return False
+    return drop
+
+
+def mutated(name: str, scenario: Scenario, host: str, **script) -> TimedCapture:
+    """``run_host`` with one mutant of tests/mutants patched in for the run only: the
+    reference workers and the timer that judge the capture stay intact, as they do for
+    the real processes."""
+    table = {**mutants.HOST_STACK_MUTANTS, **mutants.HOST_MUTANTS}
+    owner, attribute, replacement = table[name]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(owner, attribute, replacement)
+        return run_host(scenario, host, **script)
+
+
+def test_the_host_loop_passes_with_back_off():
+    capture = run_host(one_job(6, 2), "h0", drop=silent_last_seq(5))
+    resends = [f for f in capture.hosts["h0"]
+               if not f.to_host and f.packet.flags & FLAG_RESEND]
+    assert len(resends) >= 5, "the timer should have expired five times"
+    assert rules(capture) == set()
+
+
+def test_a_timer_without_back_off_is_caught():
+    capture = mutated("timer_no_backoff", one_job(6, 2), "h0", drop=silent_last_seq(5))
+    assert rules(capture) == {"7.timeout"}
+
+
+def test_a_timer_that_fires_early_is_caught():
+    """A host whose timeout is half the documented one: its first expiry after progress
+    comes T/2 after the last frame heard, within the tolerance's reach."""
+    capture = run_host(one_job(6, 2), "h0", drop=silent_last_seq(1))
+    fast = check_host_timing(capture, host_stack_timer(4 * TIMEOUT_US))
+    assert {v.rule for v in fast} == {"7.timeout"}
+
+
+def test_late_timer_is_caught():
+    """Judged by a timer a quarter of the one it ran with (and no slack), the host is
+    late: its resends come after the deadline plus the tolerance."""
+    capture = run_host(one_job(6, 2), "h0", drop=silent_last_seq(1))
+    late = check_host_timing(capture, host_stack_timer(TIMEOUT_US // 4), lag_ns=0,
+                             late_ns=0)
+    assert any("resent nothing" in v.what for v in late), late
+
+
+def two_jobs() -> Scenario:
+    return Scenario.from_dict({
+        "name": "timed-two-jobs", "seed": 6, "pool_size": 256,
+        "topology": {"racks": [{"name": "tor0", "hosts": ["h0", "ps0", "ps1"]}]},
+        "jobs": [
+            {"app_id": 1, "workers": ["h0"], "pses": ["ps0"], "window": 2,
+             "tensors": [{"key": 1, "length": 6 * ELEMENTS}]},
+            {"app_id": 2, "workers": ["h0"], "pses": ["ps1"], "window": 2,
+             "tensors": [{"key": 2, "length": 200 * ELEMENTS}]}],
+        "faults": {"targeted": []}})
+
+
+def job1_last_seq_lost(p, now):
+    return p.app_id == 1 and p.seq == 6 and not p.flags & FLAG_RESEND
+
+
+def test_two_jobs_on_one_host_keep_their_own_deadlines():
+    assert rules(run_host(two_jobs(), "h0", drop=job1_last_seq_lost)) == set()
+
+
+def test_one_timer_for_all_jobs_is_caught():
+    capture = mutated("one_timer_for_all_jobs", two_jobs(), "h0", drop=job1_last_seq_lost)
+    assert rules(capture) == {"7.timeout"}
+
+
+def flicker(p, now) -> bool:
+    """A queue over the ECN threshold in every other 0.5 ms."""
+    return (now // 500_000) % 2 == 0
+
+
+def test_aimd_host_passes():
+    capture = run_host(one_job(120, 16, congestion_control=True), "h0", mark=flicker)
+    assert rules(capture) == set()
+
+
+@pytest.mark.parametrize("mutant", ["aimd_forgets_marks", "aimd_never_halves"])
+def test_aimd_state_bugs_are_caught(mutant):
+    capture = mutated(mutant, one_job(120, 16, congestion_control=True), "h0",
+                      mark=flicker)
+    assert rules(capture) == {"7.aimd"}
+
+
+@pytest.mark.parametrize("congestion_control", [False, True])
+def test_a_window_one_too_large_is_caught(congestion_control):
+    capture = mutated("window_one_too_many",
+                      one_job(40, 4, congestion_control=congestion_control), "h0",
+                      mark=flicker)
+    found = rules(capture)
+    # under AIMD, a seq sent while the replica's window was below S is 7.aimd's
+    assert found == {"7.window"} if not congestion_control else (
+        "7.window" in found and found <= {"7.window", "7.aimd"}), found
+
+
+def test_the_mutants_patch_what_the_host_stack_calls():
+    """The host-stack mutants replace attributes the host stack looks up at run time."""
+    assert mutants.HOST_STACK_MUTANTS["timer_no_backoff"][0] is shell
+    assert mutants.HOST_STACK_MUTANTS["one_timer_for_all_jobs"][0] is roles_module.Multiplex
+    assert mutants.HOST_STACK_MUTANTS["aimd_forgets_marks"][0] is worker_module.Worker

@@ -1,0 +1,80 @@
+"""The host-stack conformance tests catch host bugs: each host-stack mutant
+(tests/mutants/plugin.py ``HOST_STACK_MUTANTS``) is applied in the worker and PS
+processes of a real run, and ``conformance/test_host_stack.py`` alone (no unit test,
+no simulator) must fail, with a report that names the rule, the host and the frame's
+time (the timed host checks, ``fixtures.host_timing``).
+
+Each mutant runs the one host-stack test whose scenario exercises its rule (the whole
+module is ~4 min a run on this machine): a timer that expires repeatedly with nothing
+heard, a host with two jobs, congestion that marks some windows' packets but not their
+boundary's, and any run for the window. Needs root (namespaces, veths) and the
+softswitch; skips otherwise, saying which is missing.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from host_stack.netns import unavailable_reason
+from host_stack.session import softswitch_available
+
+ROOT = Path(__file__).resolve().parents[2]
+MODULE = "conformance/test_host_stack.py"
+
+# mutant: (the host-stack test that must catch it, the rule its report must name)
+CASES = {
+    "timer_no_backoff": ("test_timer_backs_off_while_nothing_is_heard", "7.timeout"),
+    "one_timer_for_all_jobs": ("test_each_job_on_a_host_keeps_its_own_deadline",
+                               "7.timeout"),
+    "aimd_forgets_marks": ("test_aimd_decides_each_boundary_on_its_window", "7.aimd"),
+    "window_one_too_many": ("test_exactly_once_with_targeted_parameter_loss", "7.window"),
+}
+
+
+@pytest.fixture(scope="module")
+def real_hosts() -> None:
+    reason = unavailable_reason() or softswitch_available()
+    if reason:
+        pytest.skip(f"host-stack mutants run real hosts through the softswitch: {reason}")
+
+
+def _run(tests: list[str], mutant: str | None) -> subprocess.CompletedProcess:
+    env = dict(os.environ, ATP_MUTANT=mutant or "")
+    env.pop("PYTEST_XDIST_WORKER", None)
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", *(f"{MODULE}::{t}" for t in tests),
+         "--target=softswitch", "-p", "tests.mutants.plugin", "-p", "no:cacheprovider",
+         "-q", "-x", "-o", "addopts=--strict-markers"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mutant", sorted(CASES))
+def test_host_stack_tests_catch(real_hosts, mutant):
+    test, rule = CASES[mutant]
+    result = _run([test], mutant)
+    output = result.stdout + result.stderr
+    assert result.returncode == 1, (
+        f"{MODULE}::{test} should FAIL with host-stack mutant {mutant}, exit "
+        f"{result.returncode}:\n{output[-3000:]}")
+    assert re.search(rf"timed host rules: \d+ violation\(s\); first: {re.escape(rule)} ",
+                     output), f"the report does not name rule {rule}:\n{output[-3000:]}"
+    assert re.search(r"\] h\d at \d+ ns: app \d+", output), (
+        f"the report names no host, time and job:\n{output[-3000:]}")
+
+
+@pytest.mark.slow
+def test_same_host_stack_tests_pass_without_a_mutant(real_hosts):
+    """Control: the same tests pass on the intact host stack, so the failures are the
+    mutants' doing."""
+    tests = sorted({test for test, _ in CASES.values()})
+    result = _run(tests, None)
+    assert result.returncode == 0, (
+        f"{MODULE} {tests} fail without a mutant:\n"
+        f"{(result.stdout + result.stderr)[-3000:]}")
