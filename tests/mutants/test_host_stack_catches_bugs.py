@@ -54,12 +54,22 @@ def _run(tests: list[str], mutant: str | None) -> subprocess.CompletedProcess:
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
 
 
+# Runs of real processes on a shared machine differ in timing (which frames a relay
+# drops, which windows a congestion burst marks), so a mutant may leave one run's frames
+# within the rules; it is caught when any of this many runs fails on its rule. The
+# control below gets one run: a host stack that is intact must pass every time.
+RUNS_PER_MUTANT = 2
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("mutant", sorted(CASES))
 def test_host_stack_tests_catch(real_hosts, mutant):
     test, rule = CASES[mutant]
-    result = _run([test], mutant)
-    output = result.stdout + result.stderr
+    for _ in range(RUNS_PER_MUTANT):
+        result = _run([test], mutant)
+        output = result.stdout + result.stderr
+        if result.returncode == 1:
+            break
     assert result.returncode == 1, (
         f"{MODULE}::{test} should FAIL with host-stack mutant {mutant}, exit "
         f"{result.returncode}:\n{output[-3000:]}")
