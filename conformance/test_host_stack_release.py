@@ -36,6 +36,7 @@ ARTIFACTS = Path(os.environ.get("ATP_ARTIFACTS_DIR", ROOT / "reports" / "artifac
 TENSOR_ELEMENTS = 1024000      # client/main.cc: the size every PushPull sends
 THREADS = 12                   # client/main.cc: thread_to_use
 RUN_LIMIT_S = 400.0            # bounds a hung run; a finished one takes ~100 s here
+CAPTURE_LOSS = 0.05            # of a tensor's frames a loaded capture may miss (CI: ~1%)
 
 
 class ReleaseFrames:
@@ -46,6 +47,7 @@ class ReleaseFrames:
         self.lengths: set[int] = set()
         self.undecodable = 0
         self.first: dict[int, set[int]] = defaultdict(set)
+        self.sent: dict[int, set[int]] = defaultdict(set)    # first or resent
         self.acked: dict[int, set[int]] = defaultdict(set)
         self.key_bytes: dict[int, bytes] = {}
         self.nonzero_first = 0
@@ -58,7 +60,9 @@ class ReleaseFrames:
                 continue
             if p.flags & FLAG_ACK:
                 self.acked[p.key].add(p.seq)
-            elif not p.flags & FLAG_RESEND:
+                continue
+            self.sent[p.key].add(p.seq)
+            if not p.flags & FLAG_RESEND:
                 self.first[p.key].add(p.seq)
                 self.key_bytes[p.key] = p.key.to_bytes(8, "big")
                 self.nonzero_first += bool(p.values.any())
@@ -105,11 +109,25 @@ def test_release_frames_are_atp_frames_of_one_mtu_layer(frames):
 
 
 def test_ps_answers_every_packet_of_every_tensor(frames):
+    """Every seq of every tensor crosses the worker's port, and the PS answers what was
+    sent. A capture of ~650k frames in ~100 s on two loaded cores loses short bursts
+    (seen in CI: gradients missing from the worker port's capture while the PS's answers
+    to them are there, 178 of 16,517 answers of one tensor missing, 6 seqs absent both
+    ways), so up to CAPTURE_LOSS of a tensor's seqs may be absent from the capture, and
+    as many of its sent seqs unanswered in it: this is the frames' view, approximate; the
+    worker's exit, checked above, is the exact proof that every answer arrived."""
     packets = -(-TENSOR_ELEMENTS // ELEMENTS)
-    assert len(frames.first) == THREADS
-    for key, seqs in frames.first.items():
-        assert seqs == set(range(1, packets + 1)), f"key {key:#x}: {len(seqs)} seqs sent"
-        assert frames.acked[key] == seqs, f"key {key:#x}: {len(frames.acked[key])} answered"
+    every = set(range(1, packets + 1))
+    assert len(frames.sent) == THREADS
+    for key, seqs in frames.sent.items():
+        missing = every - (seqs | frames.acked[key])
+        assert len(missing) <= CAPTURE_LOSS * packets, (
+            f"key {key:#x}: {len(missing)} seqs neither sent nor answered, e.g. "
+            f"{sorted(missing)[:5]}")
+        unanswered = seqs - frames.acked[key]
+        assert len(unanswered) <= CAPTURE_LOSS * packets, (
+            f"key {key:#x}: {len(unanswered)} sent seqs without an answer, e.g. "
+            f"{sorted(unanswered)[:5]}")
 
 
 @pytest.mark.deviation("9.3", "the release writes key in host (little-endian) order")

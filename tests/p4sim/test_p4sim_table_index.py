@@ -303,7 +303,7 @@ def test_inline_const_applies_run_atp_p4_exactly_as_table_run(profile, monkeypat
                              "scenarios" / "collisions-small-pool.json", profile)
     assert run_on_target(scenario, Recording).completed
     frames = sum(len(f) for _, f in seen)
-    assert frames > 200
+    assert frames > 150       # a whole closed-loop run (194 frames since rev. 3's window)
 
     def replay(program, config, stream):
         sw = p4sim.Switch(program, recirculation_port=driver.RECIRCULATION_PORT,

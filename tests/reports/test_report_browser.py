@@ -1,7 +1,8 @@
 """The rendered report as a person sees it: a deliberately failing replay runs in a
 fresh pytest process, `make report` renders its allure results with Allure 3, and
 headless Debian Chromium opens the failing test's page, which must show the field-level
-diff. The screenshot stays in reports/artifacts/report-browser/ for people to look at."""
+diff. The screenshot goes to $ATP_ARTIFACTS_DIR/report-browser/ (under make test, the
+session's temporary folder, tests/conftest.py; set ATP_ARTIFACTS_DIR to keep it)."""
 
 from __future__ import annotations
 
