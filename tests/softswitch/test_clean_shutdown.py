@@ -158,7 +158,13 @@ def test_killing_pytest_mid_run_leaves_nothing(sig):
     run, daemon = _start_run()
     try:
         os.kill(run.pid, sig)
-        run.wait(EXIT_S)
+        try:
+            run.wait(EXIT_S)
+        except subprocess.TimeoutExpired:
+            # SIGINT lets the running hypothesis test go on to its end (minutes on the
+            # softswitch); the run is then killed below, and what must hold is the same:
+            # its daemon and veths go away
+            pass
     finally:
         _kill(run)
     _assert_gone([daemon])
