@@ -1,0 +1,312 @@
+"""TNA's ``ActionProfile`` and ``ActionSelector`` at run time: members, groups and the
+indirect tables whose entries name one of them.
+
+An entry of an indirect table holds no action: it names a *member* of the table's action
+profile (an action with its data, ``$ACTION_MEMBER_ID``) or, on a selector table, a
+*group* of members (``$SELECTOR_GROUP_ID``); changing a member changes every entry that
+names it. Decisions (Tofino's member choice is the driver's layout of selector words,
+which neither TNA nor BfRuntime specify; p4sim fixes one rule and says so):
+
+- the selector's hash is the program's ``Hash`` over the table's ``selector`` key fields
+  concatenated in key order (as ``Hash.get({f1, f2, ...})`` would compute it);
+- the member a packet takes is ``active[hash % len(active)]``, ``active`` being the
+  group's members whose ``$ACTION_MEMBER_STATUS`` is true, in the order the control plane
+  listed them; ``SelectorMode_t.RESILIENT`` chooses the same way (p4sim has no hardware
+  words to keep stable);
+- an entry whose group has no active member runs the table's default action, as a miss
+  (``hit`` is false): Tofino's driver refuses to program such a group, p4sim does not
+  drop the packet silently;
+- a member named by an entry or a group, and a group named by an entry, cannot be
+  deleted (BfRt's driver refuses it too); a group holds at most its ``$MAX_GROUP_SIZE``
+  members (the selector's ``max_group_size`` by default), the selector at most
+  ``num_groups`` groups and the profile at most ``size`` members.
+"""
+from __future__ import annotations
+
+from .errors import ControlPlaneError
+from .runtime import Table, check_fit
+
+
+class ActionProfileSpec:
+    """``ActionProfile(size)``: the action list is the first table's (tables sharing a
+    profile must list the same actions, as bf-p4c requires)."""
+
+    def __init__(self, name: str, size: int, loc=None):
+        self.name = name
+        self.size = size
+        self.loc = loc
+        self.actions = None       # list of ActionSpec, set by the first table using it
+        self.tables: list[str] = []
+
+
+class ActionSelectorSpec:
+    """``ActionSelector(profile, hash, mode, max_group_size, num_groups)``."""
+
+    def __init__(self, name: str, profile: ActionProfileSpec, hash_pyname: str, mode: str,
+                 max_group_size: int, num_groups: int, loc=None):
+        self.name = name
+        self.profile = profile
+        self.hash_pyname = hash_pyname
+        self.mode = mode
+        self.max_group_size = max_group_size
+        self.num_groups = num_groups
+        self.loc = loc
+
+
+class ActionProfile:
+    """The members of one profile: member id -> (action index, args)."""
+
+    def __init__(self, spec: ActionProfileSpec):
+        self.spec = spec
+        self.name = spec.name
+        self.members: dict[int, tuple] = {}
+        self.by_name = {}
+        for i, a in enumerate(spec.actions or ()):
+            self.by_name[a.name] = i
+            self.by_name.setdefault(a.short, i)
+        self.fns = None            # bound by the first table (per Switch)
+        self.users: list = []      # the IndirectTables and ActionSelectors naming members
+
+    def _action(self, action) -> int:
+        if action not in self.by_name:
+            raise ControlPlaneError(
+                f"action profile '{self.name}': no action '{action}' (actions: "
+                f"{', '.join(a.name for a in self.spec.actions)})")
+        return self.by_name[action]
+
+    def _args(self, aidx: int, params) -> tuple:
+        a = self.spec.actions[aidx]
+        params = dict(params or {})
+        args = []
+        for pname, w, sg in a.params:
+            if pname not in params:
+                raise ControlPlaneError(f"action profile '{self.name}' action '{a.name}': "
+                                        f"missing parameter '{pname}' (bit<{w}>)")
+            args.append(check_fit(params.pop(pname), w, sg, f"action profile '{self.name}' "
+                                  f"action '{a.name}' parameter '{pname}'"))
+        if params:
+            raise ControlPlaneError(f"action profile '{self.name}' action '{a.name}': unknown "
+                                    f"parameter(s) {sorted(params)}")
+        return tuple(args)
+
+    def _member_id(self, member_id) -> int:
+        return check_fit(member_id, 32, False, f"action profile '{self.name}' member id")
+
+    def add(self, member_id: int, action: str, params=None) -> None:
+        mid = self._member_id(member_id)
+        if mid in self.members:
+            raise ControlPlaneError(f"action profile '{self.name}': member {mid} already exists")
+        if len(self.members) >= self.spec.size:
+            raise ControlPlaneError(f"action profile '{self.name}' is full (size {self.spec.size})")
+        aidx = self._action(action)
+        if self.spec.actions[aidx].defaultonly:
+            raise ControlPlaneError(f"action profile '{self.name}': action '{action}' is "
+                                    f"@defaultonly")
+        self.members[mid] = (aidx, self._args(aidx, params))
+
+    def modify(self, member_id: int, action: str, params=None) -> None:
+        mid = self._member_id(member_id)
+        self.get(mid)
+        aidx = self._action(action)
+        self.members[mid] = (aidx, self._args(aidx, params))
+
+    def get(self, member_id: int) -> tuple:
+        mid = self._member_id(member_id)
+        if mid not in self.members:
+            raise ControlPlaneError(f"action profile '{self.name}': no entry with member id "
+                                    f"{mid}")
+        return self.members[mid]
+
+    def delete(self, member_id: int) -> None:
+        mid = self._member_id(member_id)
+        self.get(mid)
+        for user in self.users:
+            where = user.names_member(mid)
+            if where:
+                raise ControlPlaneError(f"action profile '{self.name}': member {mid} is in "
+                                        f"use by {where}; delete that first")
+        del self.members[mid]
+
+    def clear(self) -> None:
+        for mid in list(self.members):
+            self.delete(mid)
+
+    def result(self, mid: int):
+        """The (hit, action index, function, args) a packet that takes member ``mid``
+        runs, as Table.run returns it; None when the member is gone."""
+        m = self.members.get(mid)
+        if m is None:
+            return None
+        return (True, m[0], self.fns[m[0]], m[1])
+
+
+class ActionSelector:
+    """The groups of one selector: group id -> [members, statuses, max size]."""
+
+    def __init__(self, spec: ActionSelectorSpec, profile: ActionProfile, hash_unit):
+        self.spec = spec
+        self.name = spec.name
+        self.profile = profile
+        self.hash = hash_unit
+        self.groups: dict[int, list] = {}
+        self.users: list = []
+        profile.users.append(self)
+
+    def names_member(self, mid: int) -> str | None:
+        for gid, (members, _st, _mx) in self.groups.items():
+            if mid in members:
+                return f"group {gid} of selector '{self.name}'"
+        return None
+
+    def _group_id(self, group_id) -> int:
+        return check_fit(group_id, 32, False, f"selector '{self.name}' group id")
+
+    def _members(self, gid: int, members, statuses, max_size: int):
+        members = [self.profile._member_id(m) for m in members]
+        statuses = [True] * len(members) if statuses is None else [bool(s) for s in statuses]
+        if len(statuses) != len(members):
+            raise ControlPlaneError(f"selector '{self.name}' group {gid}: "
+                                    f"{len(statuses)} member statuses for {len(members)} members")
+        if len(set(members)) != len(members):
+            raise ControlPlaneError(f"selector '{self.name}' group {gid}: a member is listed "
+                                    f"twice")
+        if len(members) > max_size:
+            raise ControlPlaneError(f"selector '{self.name}' group {gid}: {len(members)} "
+                                    f"members exceed its max group size {max_size}")
+        for m in members:
+            self.profile.get(m)
+        return [members, statuses, max_size]
+
+    def add(self, group_id: int, members=(), statuses=None, max_size: int | None = None) -> None:
+        gid = self._group_id(group_id)
+        if gid in self.groups:
+            raise ControlPlaneError(f"selector '{self.name}': group {gid} already exists")
+        if len(self.groups) >= self.spec.num_groups:
+            raise ControlPlaneError(f"selector '{self.name}' is full ({self.spec.num_groups} "
+                                    f"groups)")
+        mx = self.spec.max_group_size if max_size is None else max_size
+        if not 0 < mx <= self.spec.max_group_size:
+            raise ControlPlaneError(f"selector '{self.name}' group {gid}: max group size {mx} "
+                                    f"outside 1..{self.spec.max_group_size}")
+        self.groups[gid] = self._members(gid, members, statuses, mx)
+
+    def modify(self, group_id: int, members=None, statuses=None) -> None:
+        """New members (and statuses); ``members=None`` keeps the members and sets only
+        their statuses. The group keeps its max size (fixed when it was added)."""
+        members_now, _st, mx = self.get(group_id)
+        gid = self._group_id(group_id)
+        self.groups[gid] = self._members(gid, members_now if members is None else members,
+                                         statuses, mx)
+
+    def get(self, group_id: int) -> list:
+        gid = self._group_id(group_id)
+        if gid not in self.groups:
+            raise ControlPlaneError(f"selector '{self.name}': no entry with group id {gid}")
+        return self.groups[gid]
+
+    def delete(self, group_id: int) -> None:
+        gid = self._group_id(group_id)
+        self.get(gid)
+        for user in self.users:
+            where = user.names_group(gid)
+            if where:
+                raise ControlPlaneError(f"selector '{self.name}': group {gid} is in use by "
+                                        f"{where}; delete that first")
+        del self.groups[gid]
+
+    def clear(self) -> None:
+        for gid in list(self.groups):
+            self.delete(gid)
+
+    def member_for(self, gid: int, hash_value: int) -> int | None:
+        """The member a packet whose selector hash is ``hash_value`` takes in group
+        ``gid`` (the rule in the module docstring); None without an active member."""
+        g = self.groups.get(gid)
+        if g is None:
+            return None
+        active = [m for m, up in zip(g[0], g[1]) if up]
+        return active[hash_value % len(active)] if active else None
+
+    def select(self, gid: int, value: int, nbits: int):
+        mid = self.member_for(gid, self.hash.get(value, nbits))
+        return None if mid is None else self.profile.result(mid)
+
+
+class IndirectTable(Table):
+    """A match table whose entries name a member (``("member", id)``) or a group
+    (``("group", id)``) instead of an action; its default action is the program's, as a
+    direct table's."""
+
+    def bind(self, ns):
+        super().bind(ns)
+        spec = self.spec.implementation
+        self.selector = ns[spec.pyname] if isinstance(spec, ActionSelectorSpec) else None
+        self.profile = self.selector.profile if self.selector else ns[spec.pyname]
+        if self.profile.fns is None:
+            self.profile.fns = self.fns
+        self.profile.users.append(self)
+        if self.selector is not None:
+            self.selector.users.append(self)
+
+    def run(self, S, key, sel=(0, 0)):
+        e = self.entries.get(key) if self.exact_only else self._match(key)
+        r = None
+        if e is not None:
+            kind, ref = e.result
+            r = self.profile.result(ref) if kind == "member" else self.selector.select(ref, *sel)
+        if r is None:
+            r = self.default_result
+            self.ctx.entry = None
+        else:
+            self.ctx.entry = e
+        r[2](S, *r[3])
+        return r
+
+    def names_member(self, mid: int) -> str | None:
+        n = sum(1 for e in self.entries.values() if e.result == ("member", mid))
+        return f"{n} entries of table '{self.name}'" if n else None
+
+    def names_group(self, gid: int) -> str | None:
+        n = sum(1 for e in self.entries.values() if e.result == ("group", gid))
+        return f"{n} entries of table '{self.name}'" if n else None
+
+    def _reference(self, member_id, group_id) -> tuple:
+        if (member_id is None) == (group_id is None):
+            raise ControlPlaneError(f"table '{self.name}': an entry names either a member id "
+                                    f"or a group id")
+        if group_id is not None:
+            if self.selector is None:
+                raise ControlPlaneError(f"table '{self.name}' has no action selector; its "
+                                        f"entries name a member id")
+            self.selector.get(group_id)
+            return ("group", group_id)
+        self.profile.get(member_id)
+        return ("member", member_id)
+
+    def add_reference(self, key, *, member_id=None, group_id=None, priority=None) -> None:
+        ref = self._reference(member_id, group_id)
+        km = self._normalise_key(key)
+        self._insert(km, 0, (), self._prio_of(km[1], priority)).result = ref
+
+    def modify_reference(self, key, *, member_id=None, group_id=None) -> None:
+        ref = self._reference(member_id, group_id)
+        self.entry(key).result = ref
+
+    def add(self, key, action, params=None, priority=None, counters=None):
+        raise ControlPlaneError(f"table '{self.name}' is indirect (action profile "
+                                f"'{self.profile.name}'): add a member, then an entry naming "
+                                f"it (table_add_member / table_add_group)")
+
+    def modify(self, key, action, params=None, priority=None, reset_counters=False):
+        self.add(key, action)
+
+
+PROFILE_KINDS = ("action_profile", "action_selector")
+
+
+def profile_object(kind: str, spec, ns: dict):
+    """A Switch's ActionProfile or ActionSelector for a compiled ``spec`` (the profile
+    and the Hash a selector names are built before it: they are declared before it)."""
+    if kind == "action_profile":
+        return ActionProfile(spec)
+    return ActionSelector(spec, ns[spec.profile.pyname], ns[spec.hash_pyname])
