@@ -10,6 +10,7 @@ from .errors import P4RuntimeError, P4SimError
 from .action_profiles import PROFILE_KINDS, IndirectTable, profile_object
 from .control_plane import ControlPlaneMixin
 from .control_plane_profiles import ActionProfileControlMixin
+from .register_params import RegisterParam, RegisterParamControlMixin
 from .runtime import ExitBlock, PassContext, Reject
 
 # byte counters count the 4-byte Ethernet FCS, which the frames given to inject() lack
@@ -17,7 +18,7 @@ FCS_BYTES = 4
 ZERO8 = bytes(8)
 
 
-class Switch(ControlPlaneMixin, ActionProfileControlMixin):
+class Switch(ControlPlaneMixin, ActionProfileControlMixin, RegisterParamControlMixin):
     """One Tofino pipe running ``program``.
 
     inject() runs a frame through the whole pipeline and returns the frames that leave,
@@ -49,6 +50,7 @@ class Switch(ControlPlaneMixin, ActionProfileControlMixin):
         self.counters = {}
         self.meters = {}
         self.value_sets = {}
+        self.register_params = {}
         rng = random.Random(seed)
         for pyname, kind, spec in program.objects:
             if kind == "table":
@@ -69,6 +71,8 @@ class Switch(ControlPlaneMixin, ActionProfileControlMixin):
             elif kind == "value_set":
                 obj = rt.ValueSet(spec)
                 self.value_sets[spec.name] = obj
+            elif kind == "register_param":
+                obj = self.register_params[spec.name] = RegisterParam(spec)
             elif kind in PROFILE_KINDS:
                 obj = profile_object(kind, spec, ns)
             elif kind == "direct_meter":

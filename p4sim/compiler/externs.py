@@ -10,12 +10,14 @@ INSTANTIATE = {"Meter": "inst_Meter", "DirectMeter": "inst_DirectMeter", "Alpm":
                "Hash": "inst_Hash", "Mirror": "inst_Resubmit", "Random": "inst_Random",
                "Register": "inst_Register", "RegisterAction": "inst_RegisterAction",
                "Resubmit": "inst_Resubmit"}
-INSTANTIATE.update(ActionProfile="inst_ActionProfile", ActionSelector="inst_ActionSelector")
 CALL = {"Meter": "call_Meter", "DirectMeter": "call_DirectMeter", "DirectRegister": "call_DirectRegister",
         "DirectRegisterAction": "call_DirectRegisterAction", "Checksum": "call_Checksum", "Counter": "call_Counter", "Digest": "call_Digest",
         "DirectCounter": "call_DirectCounter", "Hash": "call_Hash", "Mirror": "call_Mirror",
         "Random": "call_Random", "Register": "call_Register", "RegisterAction":
         "call_RegisterAction", "Resubmit": "call_Resubmit"}
+INSTANTIATE.update(ActionProfile="inst_ActionProfile", ActionSelector="inst_ActionSelector",
+                   RegisterParam="inst_RegisterParam")
+CALL.update(RegisterParam="call_RegisterParam")
 
 
 class ExternsMixin:

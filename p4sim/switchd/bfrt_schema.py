@@ -41,6 +41,7 @@ import re
 from pathlib import Path
 
 from .bfrt_profiles import make_indirect, profile_tables
+from .register_param_table import register_param_tables
 
 # id prefixes of bf-p4c (P4Info ids for tables/actions, Tofino extension ids otherwise)
 PREFIX_ACTION = 0x01
@@ -216,6 +217,7 @@ def program_schema(program, pipe: str | None = None) -> dict:
         if getattr(program.tables[n], "implementation", None) is not None:
             make_indirect(t, program.tables[n], pipe, ids)
     tables += profile_tables(program, pipe, ids, lambda actions: _action_specs(actions, ids))
+    tables += register_param_tables(program, pipe, ids, PREFIX_REGISTER)
     tables += [_register_json(program.registers[n], pipe, ids) for n in sorted(program.registers)]
     tables += [_counter_json(program.counters[n], pipe, ids) for n in sorted(program.counters)]
     return {"schema_version": "1.0.0", "tables": tables, "learn_filters": []}

@@ -34,6 +34,7 @@ Decisions where BfRuntime leaves room:
 from __future__ import annotations
 
 import threading
+from functools import partial
 from dataclasses import dataclass, field
 
 import grpc
@@ -46,6 +47,7 @@ from .attributes import TableAttributes
 from .bfrt_schema import fixed_schema, program_schema
 from .errors import DeviceError, bad_request as _bad
 from .profile_tables import PROFILE_TABLE_TYPES, ProfileTables
+from .register_param_table import read_register_param, write_register_param
 
 U = pb.Update
 
@@ -138,6 +140,8 @@ class SoftDevice:
                 self._objects[t.id] = sw.registers[short]
             elif t.table_type == "Counter":
                 self._objects[t.id] = sw.counters[short]
+            elif t.table_type == "RegisterParam":
+                self._objects[t.id] = sw.register_param(short)
             elif t.table_type in PROFILE_TABLE_TYPES:
                 self._objects[t.id] = self.profiles.object_for(t, short)
 
@@ -188,7 +192,8 @@ class SoftDevice:
                    "PortStat": self._write_port_stat,
                    "DevConfigure": self._write_read_only,
                    "PortStrInfo": self._write_read_only,
-                   **dict.fromkeys(PROFILE_TABLE_TYPES, self.profiles.write)}[t.table_type]
+                   **dict.fromkeys(PROFILE_TABLE_TYPES, self.profiles.write),
+                   "RegisterParam": partial(write_register_param, self)}[t.table_type]
         with self.lock:
             try:
                 handler(t, update.type, te)
@@ -212,7 +217,8 @@ class SoftDevice:
                               "PortStat": self._read_port_stat,
                               "DevConfigure": self._read_dev_config,
                               "PortStrInfo": self._read_port_str_info,
-                              **dict.fromkeys(PROFILE_TABLE_TYPES, self.profiles.read)
+                              **dict.fromkeys(PROFILE_TABLE_TYPES, self.profiles.read),
+                              "RegisterParam": partial(read_register_param, self)
                               }[t.table_type]
                     return list(reader(t, te))
                 if kind == "table_usage":

@@ -27,7 +27,8 @@ def compile_with(snippet, where=ANCHOR):
     ("    DirectLpf<bit<16>>() dlpf;\n", p4sim.UnsupportedError, "'DirectLpf'"),
     ("    Wred<bit<19>, bit<8>>(4, 1, 0) w;\n", p4sim.UnsupportedError, "'Wred'"),
     ("    MathUnit<bit<16>>(MathOp_t.SQR, 1) mu;\n", p4sim.UnsupportedError, "'MathUnit'"),
-    ("    RegisterParam<bit<32>>(5) rp;\n", p4sim.UnsupportedError, "'RegisterParam'"),
+    ("    RegisterParam<bit<32>>(5) rp; action a() { hdr.ethernet.dst_addr = (bit<48>)rp.read(); }\n",
+     p4sim.P4SemanticError, "read() outside a RegisterAction"),
     ("    Hash<bit<16>>(HashAlgorithm_t.CRC16) h; ActionProfile(4) ap2; Register<bit<1>, bit<8>>(4) r; "
      "ActionSelector(ap2, h, SelectorMode_t.FAIR, r, 4, 4) sel;\n",
      p4sim.UnsupportedError, "stateful ActionSelector"),
