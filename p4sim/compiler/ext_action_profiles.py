@@ -20,23 +20,32 @@ class ActionProfilesMixin:
         inst.pyname = spec.pyname = self.add_object("action_profile", spec, "AP")
 
     def inst_ActionSelector(self, d, t, args, inst, scope, qual, fc):
-        """ActionSelector(profile, hash, mode, max_group_size, num_groups); the forms
-        with a size instead of a profile (deprecated in tofino1_base.p4) and the stateful
-        ones with a Register<bit<1>, _> (for SelectorAction) are refused by name."""
+        """ActionSelector(profile, hash, mode, max_group_size, num_groups), or the form
+        deprecated in tofino1_base.p4, ActionSelector(size, hash, mode): bf-p4c then
+        makes a profile of ``size`` members named as the selector, names the selector
+        ``<name>_sel`` and gives it 4 groups of at most 120 members (its bfrt.json for
+        such a program). The stateful forms, with a Register<bit<1>, _> for
+        SelectorAction, are refused by name."""
         if not args:
             raise serr(d.loc, f"ActionSelector '{qual}' needs arguments")
         first = self.expr(args[0], scope, fc, None)
-        if not (first.extra and first.extra[0] == "extern"
-                and first.extra[1].kind == "ActionProfile"):
-            raise UnsupportedError(d.loc, f"ActionSelector '{qual}' with a size instead of an "
-                                          f"ActionProfile (deprecated in TNA) is not supported; "
-                                          f"declare an ActionProfile and pass it")
-        if len(args) == 6:
+        implicit = not (first.extra and first.extra[0] == "extern"
+                        and first.extra[1].kind == "ActionProfile")
+        if len(args) == (4 if implicit else 6):
             raise UnsupportedError(args[3].loc, f"stateful ActionSelector '{qual}' (with a "
                                                 f"Register for SelectorAction) is not supported")
-        if len(args) != 5:
+        if len(args) != (3 if implicit else 5):
             raise serr(d.loc, f"ActionSelector '{qual}' takes (ActionProfile, Hash, "
-                              f"SelectorMode_t, max_group_size, num_groups)")
+                              f"SelectorMode_t, max_group_size, num_groups) or (size, Hash, "
+                              f"SelectorMode_t)")
+        if implicit:
+            size = self.const_in(args[0], scope, fc, "action selector size")
+            if size <= 0:
+                raise serr(args[0].loc, f"ActionSelector '{qual}' size must be positive")
+            profile = ActionProfileSpec(qual, size, d.loc)
+            profile.pyname = self.add_object("action_profile", profile, "AP")
+        else:
+            profile = first.extra[1].info["spec"]
         hv = self.expr(args[1], scope, fc, None)
         if not (hv.extra and hv.extra[0] == "extern" and hv.extra[1].kind == "Hash"):
             raise serr(args[1].loc, f"ActionSelector '{qual}': the second argument must be a "
@@ -46,13 +55,17 @@ class ActionProfilesMixin:
             raise serr(args[2].loc, f"ActionSelector '{qual}': expected SelectorMode_t.FAIR "
                                     f"or .RESILIENT")
         mode = [k for k, v in mv.t.members.items() if v == mv.const][0]
-        max_group = self.const_in(args[3], scope, fc, "max_group_size")
-        num_groups = self.const_in(args[4], scope, fc, "num_groups")
+        if implicit:
+            name, max_group, num_groups = f"{qual}_sel", 120, 4
+        else:
+            name = qual
+            max_group = self.const_in(args[3], scope, fc, "max_group_size")
+            num_groups = self.const_in(args[4], scope, fc, "num_groups")
         if max_group <= 0 or num_groups <= 0:
             raise serr(d.loc, f"ActionSelector '{qual}': max_group_size and num_groups must "
                               f"be positive")
-        spec = ActionSelectorSpec(qual, first.extra[1].info["spec"], hv.extra[1].pyname, mode,
-                                  max_group, num_groups, d.loc)
+        spec = ActionSelectorSpec(name, profile, hv.extra[1].pyname, mode, max_group,
+                                  num_groups, d.loc)
         inst.info["spec"] = spec
         inst.pyname = spec.pyname = self.add_object("action_selector", spec, "AS")
 

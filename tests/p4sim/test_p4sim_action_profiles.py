@@ -95,3 +95,17 @@ def test_an_action_profile_table_runs_its_members_action(sw):
     assert out[0][1][12:14] == b"\x88\xb5"
     with pytest.raises(p4sim.ControlPlaneError, match="has no action selector"):
         sw.table_add_group("retag", {"hdr.ethernet.dst_addr": DMAC + 1}, 10)
+
+
+def test_the_deprecated_form_makes_its_profile_and_a_selector_named_sel():
+    deprecated = (Path(__file__).resolve().parents[1] / "softswitch" / "programs"
+                  / "action_selector_deprecated.p4")
+    sw = p4sim.Switch(p4sim.compile_file(str(deprecated)))
+    sw.action_member_add("SwitchIngress.port_selector", 1, "set_port", {"port": 5})
+    for gid in range(4):                       # bf-p4c's 4 groups of at most 120
+        sw.selector_group_add("port_selector_sel", gid, [1])
+    with pytest.raises(p4sim.ControlPlaneError, match="is full"):
+        sw.selector_group_add("port_selector_sel", 4, [1])
+    assert sw.selector_groups("port_selector_sel")[0] == ([1], [True], 120)
+    sw.table_add_group("forward", {"hdr.ethernet.dst_addr": DMAC}, 2)
+    assert out_port(sw, 0x1234) == 5

@@ -62,13 +62,13 @@ def test_every_refused_extern_is_named_with_its_line(tmp_path, capsys):
 
 def test_a_refusal_of_the_compiler_is_named_too(tmp_path):
     path = write(tmp_path, control_decls=(
-        "Hash<bit<16>>(HashAlgorithm_t.CRC16) h; ActionProfile(4) ap; "
-        "ActionSelector(4, h, SelectorMode_t.FAIR) sel;"))
+        "Hash<bit<16>>(HashAlgorithm_t.CRC16) h; Register<bit<1>, bit<8>>(4) r; "
+        "ActionSelector(4, h, SelectorMode_t.FAIR, r) sel;"))
     prog, refused = check_program(path)
     assert prog is None
     assert [(loc.line, what) for loc, what in refused] == [
-        (14, "ActionSelector 'I.sel' with a size instead of an ActionProfile (deprecated in "
-             "TNA) is not supported; declare an ActionProfile and pass it")]
+        (14, "stateful ActionSelector 'I.sel' (with a Register for SelectorAction) is not "
+             "supported")]
 
 
 def test_a_supported_program_is_listed(tmp_path, capsys):

@@ -21,8 +21,9 @@ def compile_with(snippet, where=ANCHOR):
 
 
 @pytest.mark.parametrize("snippet,exc,words", [
-    ("    Hash<bit<16>>(HashAlgorithm_t.CRC16) h0; ActionSelector(16, h0, SelectorMode_t.FAIR) s0;\n",
-     p4sim.UnsupportedError, "with a size instead of an ActionProfile"),
+    ("    Hash<bit<16>>(HashAlgorithm_t.CRC16) h0; Register<bit<1>, bit<8>>(4) r0; "
+     "ActionSelector(16, h0, SelectorMode_t.FAIR, r0) s0;\n",
+     p4sim.UnsupportedError, "stateful ActionSelector"),
     ("    Lpf<bit<16>, bit<8>>(4) lpf;\n", p4sim.UnsupportedError, "'Lpf'"),
     ("    DirectLpf<bit<16>>() dlpf;\n", p4sim.UnsupportedError, "'DirectLpf'"),
     ("    Wred<bit<19>, bit<8>>(4, 1, 0) w;\n", p4sim.UnsupportedError, "'Wred'"),
