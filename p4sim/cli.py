@@ -10,15 +10,15 @@ import sys
 
 import yaml
 
-from .control_plane import ControlPlaneMixin
 from .errors import P4SimError
 from .program import compile_file
 from .refusals import check_program
 from .switch import Switch
 
-# the control-file operations: ControlPlaneMixin's public methods (nothing else is callable)
-CONTROL_OPS = sorted(n for n in vars(ControlPlaneMixin) if not n.startswith("_") and
-                     callable(getattr(ControlPlaneMixin, n)))
+# the control-file operations: the public methods of the Switch's control-plane mixins
+# (ControlPlaneMixin and those of action profiles, RegisterParams, ...; nothing else)
+CONTROL_OPS = sorted(n for cls in Switch.__mro__[1:] if cls is not object
+                     for n in vars(cls) if not n.startswith("_") and callable(getattr(cls, n)))
 
 
 class CliError(Exception):

@@ -109,3 +109,18 @@ def test_the_deprecated_form_makes_its_profile_and_a_selector_named_sel():
     assert sw.selector_groups("port_selector_sel")[0] == ([1], [True], 120)
     sw.table_add_group("forward", {"hdr.ethernet.dst_addr": DMAC}, 2)
     assert out_port(sw, 0x1234) == 5
+
+
+def test_members_groups_and_entries_from_a_control_file(tmp_path, capsys):
+    from scapy.layers.l2 import Ether
+    from scapy.utils import wrpcap
+
+    from p4sim.cli import main
+    wrpcap(str(tmp_path / "in.pcap"), [Ether(frame(0x1000))])
+    (tmp_path / "cp.yaml").write_text(
+        "- action_member_add: [port_profile, 1, set_port, {port: 6}]\n"
+        "- selector_group_add: [port_selector, 10, [1]]\n"
+        f"- table_add_group: [forward, {{hdr.ethernet.dst_addr: {DMAC}}}, 10]\n")
+    assert main(["run", str(PROGRAM), "--pcap", str(tmp_path / "in.pcap"), "--port", "1",
+                 "--control", str(tmp_path / "cp.yaml"), "-o", str(tmp_path / "out.pcap")]) == 0
+    assert "frame 1: port 6 (60 bytes)" in capsys.readouterr().out
