@@ -53,47 +53,63 @@ class ActionSelectorSpec:
         self.loc = loc
 
 
-class ActionProfile:
+class _IdTable:
+    """Members or groups by a 32-bit id, which the ``users`` (tables, selectors) may
+    name: ``user.names(kind, id)`` says where, and an id still named is not deleted."""
+
+    kind = ""          # "member" / "group"
+    owner = ""         # "action profile" / "selector"
+
+    def __init__(self, name: str):
+        self.name = name
+        self.items: dict[int, object] = {}
+        self.users: list = []
+
+    def _id(self, value) -> int:
+        return check_fit(value, 32, False, f"{self.owner} '{self.name}' {self.kind} id")
+
+    def get(self, value):
+        i = self._id(value)
+        if i not in self.items:
+            raise ControlPlaneError(f"{self.owner} '{self.name}': no entry with {self.kind} "
+                                    f"id {i}")
+        return self.items[i]
+
+    def delete(self, value) -> None:
+        i = self._id(value)
+        self.get(i)
+        for user in self.users:
+            where = user.names(self.kind, i)
+            if where:
+                raise ControlPlaneError(f"{self.owner} '{self.name}': {self.kind} {i} is in "
+                                        f"use by {where}; delete that first")
+        del self.items[i]
+
+    def clear(self) -> None:
+        for i in list(self.items):
+            self.delete(i)
+
+
+class ActionProfile(_IdTable):
     """The members of one profile: member id -> (action index, args)."""
 
+    kind, owner = "member", "action profile"
+    # an action and its data, checked as a direct table checks them
+    _action = Table._action_index
+    _args = Table._args
+
     def __init__(self, spec: ActionProfileSpec):
+        super().__init__(spec.name)
         self.spec = spec
-        self.name = spec.name
-        self.members: dict[int, tuple] = {}
+        self.members = self.items
         self.by_name = {}
         for i, a in enumerate(spec.actions or ()):
             self.by_name[a.name] = i
             self.by_name.setdefault(a.short, i)
         self.fns = None            # bound by the first table (per Switch)
-        self.users: list = []      # the IndirectTables and ActionSelectors naming members
-
-    def _action(self, action) -> int:
-        if action not in self.by_name:
-            raise ControlPlaneError(
-                f"action profile '{self.name}': no action '{action}' (actions: "
-                f"{', '.join(a.name for a in self.spec.actions)})")
-        return self.by_name[action]
-
-    def _args(self, aidx: int, params) -> tuple:
-        a = self.spec.actions[aidx]
-        params = dict(params or {})
-        args = []
-        for pname, w, sg in a.params:
-            if pname not in params:
-                raise ControlPlaneError(f"action profile '{self.name}' action '{a.name}': "
-                                        f"missing parameter '{pname}' (bit<{w}>)")
-            args.append(check_fit(params.pop(pname), w, sg, f"action profile '{self.name}' "
-                                  f"action '{a.name}' parameter '{pname}'"))
-        if params:
-            raise ControlPlaneError(f"action profile '{self.name}' action '{a.name}': unknown "
-                                    f"parameter(s) {sorted(params)}")
-        return tuple(args)
-
-    def _member_id(self, member_id) -> int:
-        return check_fit(member_id, 32, False, f"action profile '{self.name}' member id")
 
     def add(self, member_id: int, action: str, params=None) -> None:
-        mid = self._member_id(member_id)
+        mid = self._id(member_id)
         if mid in self.members:
             raise ControlPlaneError(f"action profile '{self.name}': member {mid} already exists")
         if len(self.members) >= self.spec.size:
@@ -105,31 +121,10 @@ class ActionProfile:
         self.members[mid] = (aidx, self._args(aidx, params))
 
     def modify(self, member_id: int, action: str, params=None) -> None:
-        mid = self._member_id(member_id)
+        mid = self._id(member_id)
         self.get(mid)
         aidx = self._action(action)
         self.members[mid] = (aidx, self._args(aidx, params))
-
-    def get(self, member_id: int) -> tuple:
-        mid = self._member_id(member_id)
-        if mid not in self.members:
-            raise ControlPlaneError(f"action profile '{self.name}': no entry with member id "
-                                    f"{mid}")
-        return self.members[mid]
-
-    def delete(self, member_id: int) -> None:
-        mid = self._member_id(member_id)
-        self.get(mid)
-        for user in self.users:
-            where = user.names_member(mid)
-            if where:
-                raise ControlPlaneError(f"action profile '{self.name}': member {mid} is in "
-                                        f"use by {where}; delete that first")
-        del self.members[mid]
-
-    def clear(self) -> None:
-        for mid in list(self.members):
-            self.delete(mid)
 
     def result(self, mid: int):
         """The (hit, action index, function, args) a packet that takes member ``mid``
@@ -140,29 +135,27 @@ class ActionProfile:
         return (True, m[0], self.fns[m[0]], m[1])
 
 
-class ActionSelector:
+class ActionSelector(_IdTable):
     """The groups of one selector: group id -> [members, statuses, max size]."""
 
+    kind, owner = "group", "selector"
+
     def __init__(self, spec: ActionSelectorSpec, profile: ActionProfile, hash_unit):
+        super().__init__(spec.name)
         self.spec = spec
-        self.name = spec.name
         self.profile = profile
         self.hash = hash_unit
-        self.groups: dict[int, list] = {}
-        self.users: list = []
+        self.groups = self.items
         profile.users.append(self)
 
-    def names_member(self, mid: int) -> str | None:
+    def names(self, kind: str, mid: int) -> str | None:
         for gid, (members, _st, _mx) in self.groups.items():
             if mid in members:
                 return f"group {gid} of selector '{self.name}'"
         return None
 
-    def _group_id(self, group_id) -> int:
-        return check_fit(group_id, 32, False, f"selector '{self.name}' group id")
-
     def _members(self, gid: int, members, statuses, max_size: int):
-        members = [self.profile._member_id(m) for m in members]
+        members = [self.profile._id(m) for m in members]
         statuses = [True] * len(members) if statuses is None else [bool(s) for s in statuses]
         if len(statuses) != len(members):
             raise ControlPlaneError(f"selector '{self.name}' group {gid}: "
@@ -178,7 +171,7 @@ class ActionSelector:
         return [members, statuses, max_size]
 
     def add(self, group_id: int, members=(), statuses=None, max_size: int | None = None) -> None:
-        gid = self._group_id(group_id)
+        gid = self._id(group_id)
         if gid in self.groups:
             raise ControlPlaneError(f"selector '{self.name}': group {gid} already exists")
         if len(self.groups) >= self.spec.num_groups:
@@ -194,29 +187,9 @@ class ActionSelector:
         """New members (and statuses); ``members=None`` keeps the members and sets only
         their statuses. The group keeps its max size (fixed when it was added)."""
         members_now, _st, mx = self.get(group_id)
-        gid = self._group_id(group_id)
+        gid = self._id(group_id)
         self.groups[gid] = self._members(gid, members_now if members is None else members,
                                          statuses, mx)
-
-    def get(self, group_id: int) -> list:
-        gid = self._group_id(group_id)
-        if gid not in self.groups:
-            raise ControlPlaneError(f"selector '{self.name}': no entry with group id {gid}")
-        return self.groups[gid]
-
-    def delete(self, group_id: int) -> None:
-        gid = self._group_id(group_id)
-        self.get(gid)
-        for user in self.users:
-            where = user.names_group(gid)
-            if where:
-                raise ControlPlaneError(f"selector '{self.name}': group {gid} is in use by "
-                                        f"{where}; delete that first")
-        del self.groups[gid]
-
-    def clear(self) -> None:
-        for gid in list(self.groups):
-            self.delete(gid)
 
     def member_for(self, gid: int, hash_value: int) -> int | None:
         """The member a packet whose selector hash is ``hash_value`` takes in group
@@ -262,12 +235,8 @@ class IndirectTable(Table):
         r[2](S, *r[3])
         return r
 
-    def names_member(self, mid: int) -> str | None:
-        n = sum(1 for e in self.entries.values() if e.result == ("member", mid))
-        return f"{n} entries of table '{self.name}'" if n else None
-
-    def names_group(self, gid: int) -> str | None:
-        n = sum(1 for e in self.entries.values() if e.result == ("group", gid))
+    def names(self, kind: str, ref: int) -> str | None:
+        n = sum(1 for e in self.entries.values() if e.result == (kind, ref))
         return f"{n} entries of table '{self.name}'" if n else None
 
     def _reference(self, member_id, group_id) -> tuple:

@@ -54,7 +54,8 @@ U = pb.Update
 
 def _cp_error(e: p4sim.ControlPlaneError) -> DeviceError:
     text = str(e)
-    if "already exists" in text:
+    if "already exists" in text or "in use by" in text:
+        # a member/group still named: the driver's BF_ENTRY_REFERENCES_EXIST
         return DeviceError(grpc.StatusCode.ALREADY_EXISTS, text)
     if "no entry" in text or text.startswith("no multicast"):
         return DeviceError(grpc.StatusCode.NOT_FOUND, text)

@@ -10,7 +10,10 @@ Decisions where BfRuntime leaves room:
   schema to be written with);
 - a selector group's ``$ACTION_MEMBER_STATUS`` defaults to all true; a MODIFY that
   sends only statuses keeps the members; ``$ADT_OFFSET`` is a driver's address: a write
-  of it is accepted and has no effect, a read returns bf-p4c's default.
+  of it is accepted and has no effect, a read returns bf-p4c's default;
+- deleting a member or group still named by an entry or a group fails with
+  ALREADY_EXISTS (the driver's BF_ENTRY_REFERENCES_EXIST, as bf_switchd maps it); naming
+  a member or group that does not exist, with NOT_FOUND.
 """
 from __future__ import annotations
 
@@ -55,18 +58,27 @@ class ProfileTables:
                 "SelectorGetMember": self._read_get_member}.get(t.table_type,
                                                                  self._read_entries)(t, te)
 
+    def _deleted(self, t: TableInfo, typ, te: pb.TableEntry):
+        """(members/groups, key) of a write; None when the write was a deletion (of one
+        id, or of them all without a key), now done."""
+        ids = self.dev._objects[t.id]
+        key = self.dev._fixed_key(t, te)
+        if key is None:
+            if typ not in (U.DELETE, U.RESET):
+                raise _bad(f"table {t.name}: {U.Type.Name(typ)} needs key {t.keys[0].name}")
+            ids.clear()
+        elif typ == U.DELETE:
+            ids.delete(key)
+        else:
+            return ids, key
+        return None
+
     # ---- members
     def _write_members(self, t: TableInfo, typ, te: pb.TableEntry) -> None:
-        prof = self.dev._objects[t.id]
-        mid = self.dev._fixed_key(t, te)
-        if mid is None:
-            if typ in (U.DELETE, U.RESET):
-                prof.clear()
-                return
-            raise _bad(f"table {t.name}: {U.Type.Name(typ)} needs key $ACTION_MEMBER_ID")
-        if typ == U.DELETE:
-            prof.delete(mid)
+        todo = self._deleted(t, typ, te)
+        if todo is None:
             return
+        prof, mid = todo
         action, params, extra = self.dev._parse_action(t, prof, te.data)
         if extra:
             raise _bad(f"table {t.name}: unknown data fields {sorted(extra)}")
@@ -94,16 +106,10 @@ class ProfileTables:
 
     # ---- groups
     def _write_groups(self, t: TableInfo, typ, te: pb.TableEntry) -> None:
-        sel = self.dev._objects[t.id]
-        gid = self.dev._fixed_key(t, te)
-        if gid is None:
-            if typ in (U.DELETE, U.RESET):
-                sel.clear()
-                return
-            raise _bad(f"table {t.name}: {U.Type.Name(typ)} needs key $SELECTOR_GROUP_ID")
-        if typ == U.DELETE:
-            sel.delete(gid)
+        todo = self._deleted(t, typ, te)
+        if todo is None:
             return
+        sel, gid = todo
         f = self.dev._fixed_fields(t, te)
         members = f.get("$ACTION_MEMBER_ID")
         statuses = f.get("$ACTION_MEMBER_STATUS")
