@@ -4,18 +4,15 @@ indirect tables whose entries name one of them.
 An entry of an indirect table holds no action: it names a *member* of the table's action
 profile (an action with its data, ``$ACTION_MEMBER_ID``) or, on a selector table, a
 *group* of members (``$SELECTOR_GROUP_ID``); changing a member changes every entry that
-names it. Decisions (Tofino's member choice is the driver's layout of selector words,
-which neither TNA nor BfRuntime specify; p4sim fixes one rule and says so):
+names it. Decisions:
 
 - the selector's hash is the program's ``Hash`` over the table's ``selector`` key fields
   concatenated in key order (as ``Hash.get({f1, f2, ...})`` would compute it);
-- the member a packet takes is ``active[hash % len(active)]``, ``active`` being the
-  group's members whose ``$ACTION_MEMBER_STATUS`` is true, in the order the control plane
-  listed them; ``SelectorMode_t.RESILIENT`` chooses the same way (p4sim has no hardware
-  words to keep stable);
+- the member that hash picks in a group is the driver's choice (selector_choice.py:
+  FAIR, ``hash[13:0] % active`` over the active members; RESILIENT, tries and a
+  fallback), the group's members in the order the control plane listed them;
 - an entry whose group has no active member runs the table's default action, as a miss
-  (``hit`` is false): Tofino's driver refuses to program such a group, p4sim does not
-  drop the packet silently;
+  (``hit`` is false; the driver's ``get_member`` finds no member either);
 - a member named by an entry or a group, and a group named by an entry, cannot be
   deleted (BfRt's driver refuses it too); a group holds at most its ``$MAX_GROUP_SIZE``
   members (the selector's ``max_group_size`` by default), the selector at most
@@ -23,6 +20,7 @@ which neither TNA nor BfRuntime specify; p4sim fixes one rule and says so):
 """
 from __future__ import annotations
 
+from . import selector_choice
 from .errors import ControlPlaneError
 from .runtime import Table, check_fit
 
@@ -197,8 +195,9 @@ class ActionSelector(_IdTable):
         g = self.groups.get(gid)
         if g is None:
             return None
-        active = [m for m, up in zip(g[0], g[1]) if up]
-        return active[hash_value % len(active)] if active else None
+        choose = selector_choice.resilient if self.spec.mode == "RESILIENT" else \
+            selector_choice.fair
+        return choose(g[0], g[1], hash_value)
 
     def select(self, gid: int, value: int, nbits: int):
         mid = self.member_for(gid, self.hash.get(value, nbits))
