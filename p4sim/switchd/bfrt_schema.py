@@ -22,6 +22,10 @@ bf-p4c would say for the same program. Where the format comes from:
   bf_rt_pre_tf1.json / bf_rt_port_tf1.json / bf_rt_dev_tf1.json (open-p4studio,
   bf-drivers); only the fields the softswitch implements are listed.
 
+Action profiles and selectors (``Action``, ``Selector``, ``SelectorGetMember`` and the
+indirect match tables) are written by ``bfrt_profiles.py``, ``RegisterParam`` tables by
+``register_param_table.py``, both compared with bf-p4c's goldens like the rest.
+
 The schema does not lie: every attribute a table lists (``EntryScope`` on match tables,
 ``port_status_notif_cb`` on ``$PORT``) and every operation (``Sync`` on registers and
 counters, ``SyncCounters`` on a table with a direct counter) is served
