@@ -15,6 +15,9 @@ CALL = {"Meter": "call_Meter", "DirectMeter": "call_DirectMeter", "DirectRegiste
         "DirectCounter": "call_DirectCounter", "Hash": "call_Hash", "Mirror": "call_Mirror",
         "Random": "call_Random", "Register": "call_Register", "RegisterAction":
         "call_RegisterAction", "Resubmit": "call_Resubmit"}
+INSTANTIATE.update(ActionProfile="inst_ActionProfile", ActionSelector="inst_ActionSelector",
+                   RegisterParam="inst_RegisterParam")
+CALL.update(RegisterParam="call_RegisterParam")
 
 
 class ExternsMixin:

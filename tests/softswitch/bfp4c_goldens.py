@@ -31,6 +31,9 @@ PROGRAMS = {
     "subparser": P4SIM_PROGRAMS / "subparser.p4",
     "atp_mini": P4SIM_PROGRAMS / "atp_mini.p4",
     "counters": HERE / "programs" / "counters.p4",
+    "action_selector": REPO / "tests" / "sde_ptf" / "ptf" / "action_selector" / "action_selector.p4",
+    "action_selector_deprecated": HERE / "programs" / "action_selector_deprecated.p4",
+    "register_param": REPO / "tests" / "sde_ptf" / "ptf" / "register_param" / "register_param.p4",
 }
 
 
