@@ -43,7 +43,7 @@ from host_stack.netns import Testbed
 from host_stack.release_build import ReleaseBinaries
 
 APP_ID = 1
-PS_THREADS = 12               # server/ParameterServer.cc: one queue per thread
+THREADS = 12                  # hard-coded on both sides: a queue and a tensor each
 TENSOR_ELEMENTS = 1024000     # client/main.cc: the size every PushPull sends
 WINDOW = 100                  # client/p4ml_manager.cc: max_agtr_size_per_thread's default
 FABRICS = ("bridge", "softswitch")
@@ -91,7 +91,7 @@ def release_scenario(workers: int = 1) -> Scenario:
     topology = Topology((Rack("tor0", ("ps", *names)),))
     values = np.arange(1, TENSOR_ELEMENTS + 1, dtype=np.float32)
     data = np.broadcast_to(values, (workers, TENSOR_ELEMENTS))
-    tensors = tuple(Tensor(key, TENSOR_ELEMENTS, data) for key in range(PS_THREADS))
+    tensors = tuple(Tensor(key, TENSOR_ELEMENTS, data) for key in range(THREADS))
     job = Job(APP_ID, tuple(names), ("ps",), window=WINDOW, tensors=tensors, scale=1.0,
               threshold=float(2 * TENSOR_ELEMENTS), congestion_control=True)
     return Scenario(topology, (job,), profile="atp-release", name="atp-release-host-stack",
@@ -168,12 +168,12 @@ def run_release(binaries: ReleaseBinaries, workdir: Path, *, workers: int = 1, l
         started = time.monotonic()
         ps_log = workdir / "ps.log"
         ps = bed.popen("ps", [*niced, str(binaries.ps), str(APP_ID)], ps_log, env=env)
-        while ps_log.read_text(errors="replace").count("Finish created QP") < PS_THREADS:
+        while ps_log.read_text(errors="replace").count("Finish created QP") < THREADS:
             if ps.poll() is not None:
                 raise ReleaseRunError(f"the release's PS exited with {ps.returncode} before "
                                       f"it listened; see {ps_log}")
             if time.monotonic() - started > PS_START_TIMEOUT_S:
-                raise ReleaseRunError(f"the release's PS did not create its {PS_THREADS} "
+                raise ReleaseRunError(f"the release's PS did not create its {THREADS} "
                                       f"queues in {PS_START_TIMEOUT_S:.0f} s; see {ps_log}")
             time.sleep(0.2)
         run.ps_ready_s = time.monotonic() - started
@@ -200,5 +200,5 @@ def run_release(binaries: ReleaseBinaries, workdir: Path, *, workers: int = 1, l
     run.pcaps = {h: p for h, p in run.pcaps.items() if p.exists()}
     drops = capture_drops(workdir / "pcap") if capture else None
     if drops is not None:
-        run.capture_drops = {h: drops.get(p.stem, 0) for h, p in run.pcaps.items()}
+        run.capture_drops = {h: drops.get(p.stem) for h, p in run.pcaps.items()}
     return run

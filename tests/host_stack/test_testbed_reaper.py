@@ -21,7 +21,8 @@ GONE_S = 15.0
 CHILD = r"""
 import sys, time
 from host_stack.netns import Testbed
-bed = Testbed({"a": bytes((2, 0, 0, 0, 0, 1)), "b": bytes((2, 0, 0, 0, 0, 2))}, tag="reaptest").__enter__()
+hosts = {"a": bytes((2, 0, 0, 0, 0, 1)), "b": bytes((2, 0, 0, 0, 0, 2))}
+bed = Testbed(hosts, tag="reaptest").__enter__()
 proc = bed.popen("a", ["sleep", "600"])
 print(bed.prefix, proc.pid, flush=True)
 time.sleep(600)
