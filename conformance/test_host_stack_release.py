@@ -4,16 +4,26 @@
 The release is built by its Makefiles against ``verbs_emu`` (host_stack.release_build)
 and run in network namespaces (host_stack.release_run): one PS and one worker, its
 smallest workload (``-l 1``: 12 threads, one tensor of 1,024,000 integers each, 16,517
-packets per tensor), every frame captured at the ports. The fabric is a Linux bridge:
-the release's hard-coded MACs (one source MAC for every host, destinations
-``05:04:03:02:01:<thread>`` / ``77:77:77:77:77:<thread>``) have no entry in the
-softswitch's L2 table, and the PS aggregates a single worker's packets itself.
+packets per tensor; no option of the release makes a tensor smaller, and ``-l 0``
+sends nothing), every frame captured at the ports. It runs twice per module:
+
+- on a Linux bridge (the PS aggregates the single worker's packets itself), to the end:
+  the job finishes and every process exits (~2 minutes niced on two loaded cores);
+- through the softswitch running ``atp.p4 -DATP_RELEASE``, configured by the project's
+  control plane (``host_stack.release_run.release_scenario``; the release's fixed MACs
+  need no entry: ATP frames are routed by app and PS index), for a slice of
+  ``SWITCH_SLICE_S`` seconds. The whole job does not fit a CI budget there: the
+  softswitch passed ~1,150 frames/s each way on this path at load ~16 on two cores,
+  and the release's 200 µs timeout (against a round trip of milliseconds) fills most
+  of that with resends — 4,069 of the job's 198,204 seqs were answered in 60 s, so
+  ``-l 1`` would take ~50 minutes. The slice covers every tensor's start: all 12
+  threads' windows, their parameter packets multicast back by the switch, timeout and
+  hole resends, and the host rules on the captured frames.
 
 What the frames show is judged against the protocol; where the release deviates the
 test asserts the spec's rule and carries the 9.x deviation, a strict xfail under
-``--profile=atp-release``. The run is heavy (12 busy-polling threads per side, plus
-the worker's 12 quantization threads; ~2 minutes niced on two loaded cores), so it runs
-once per module.
+``--profile=atp-release``. The runs are heavy (12 busy-polling threads per side, plus
+the worker's 12 quantization threads), so each runs once per module.
 """
 
 from __future__ import annotations
@@ -29,13 +39,13 @@ from reference.wire import ELEMENTS, FLAG_ACK, FLAG_RESEND, WireError, decode
 from host_stack.capture import read_pcap
 from host_stack.netns import unavailable_reason
 from host_stack.release_build import ReleaseBuildError, build_release, release_source
-from host_stack.release_run import ReleaseRunError, run_release
+from host_stack.release_judge import JUDGED, KNOWN, judge
+from host_stack.release_run import TENSOR_ELEMENTS, THREADS, ReleaseRunError, run_release
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = Path(os.environ.get("ATP_ARTIFACTS_DIR", ROOT / "reports" / "artifacts"))
-TENSOR_ELEMENTS = 1024000      # client/main.cc: the size every PushPull sends
-THREADS = 12                   # client/main.cc: thread_to_use
 RUN_LIMIT_S = 400.0            # bounds a hung run; a finished one takes ~100 s here
+SWITCH_SLICE_S = 45.0          # the softswitch run's traffic (see the module docstring)
 
 
 class ReleaseFrames:
@@ -67,8 +77,7 @@ class ReleaseFrames:
                 self.nonzero_first += bool(p.values.any())
 
 
-@pytest.fixture(scope="module")
-def release_run(request):
+def _run(request, fabric: str, duration_s: float):
     if request.config.getoption("--host-stack", default="ours") != "atp-release":
         pytest.skip("the release's host stack runs with --host-stack=atp-release")
     if request.config.getoption("--profile") != "atp-release":
@@ -82,16 +91,44 @@ def release_run(request):
                     "next to the checkout, or $ATP_RELEASE_SRC)")
     try:
         binaries = build_release()
-        run = run_release(binaries, ARTIFACTS / "host_stack_release", duration_s=RUN_LIMIT_S)
+        return run_release(binaries, ARTIFACTS / f"host_stack_release_{fabric}",
+                           duration_s=duration_s, fabric=fabric)
     except (ReleaseBuildError, ReleaseRunError) as exc:
         pytest.fail(str(exc))
-    return run
 
 
 @pytest.fixture(scope="module")
-def frames(release_run) -> ReleaseFrames:
-    assert "w0" in release_run.pcaps, "no capture at the worker's port"
-    return ReleaseFrames(release_run.pcaps["w0"])
+def release_run(request):
+    """The whole ``-l 1`` job on the bridge."""
+    return _run(request, "bridge", RUN_LIMIT_S)
+
+
+@pytest.fixture(scope="module")
+def switch_run(request):
+    """A ``SWITCH_SLICE_S`` slice of the ``-l 1`` job through the softswitch."""
+    return _run(request, "softswitch", SWITCH_SLICE_S)
+
+
+@pytest.fixture(scope="module", params=["bridge", "softswitch"])
+def frames(request) -> ReleaseFrames:
+    run = request.getfixturevalue("release_run" if request.param == "bridge"
+                                  else "switch_run")
+    assert "w0" in run.pcaps, "no capture at the worker's port"
+    return ReleaseFrames(run.pcaps["w0"])
+
+
+@pytest.fixture(scope="module")
+def host_violations(switch_run) -> dict[str, list]:
+    """The host rules' violations on the softswitch slice's captures, by rule."""
+    _assert_capture_complete(switch_run)
+    return judge(switch_run.pcaps["ps"], switch_run.pcaps["w0"])
+
+
+def _assert_capture_complete(run) -> None:
+    """A frame the capture missed would pass for a host's fault."""
+    assert run.capture_drops == {"ps": 0, "w0": 0}, (
+        f"the capture missed frames (per port: {run.capture_drops}), so the frames "
+        f"cannot be judged; see {run.workdir}/capture.log")
 
 
 def test_release_job_finishes_and_every_process_exits(release_run):
@@ -99,6 +136,19 @@ def test_release_job_finishes_and_every_process_exits(release_run):
         f"worker exit {release_run.worker_exit} after {release_run.elapsed_s:.0f} s; "
         f"see {release_run.workdir}/w0.log")
     assert release_run.left_running == []
+
+
+def test_release_through_the_softswitch_gets_answers_and_stops(switch_run):
+    """Through the switch, the PS's parameter packets reach the worker (the job's
+    multicast group) for every tensor, each for a seq the worker sent; at the slice's
+    end every process stops on SIGTERM."""
+    assert "w0" in switch_run.pcaps, "no capture at the worker's port"
+    _assert_capture_complete(switch_run)
+    seen = ReleaseFrames(switch_run.pcaps["w0"])
+    assert len(seen.acked) == THREADS, f"answers for {len(seen.acked)} of {THREADS} tensors"
+    for key, seqs in seen.acked.items():
+        assert seqs <= seen.sent[key], f"key {key:#x}: answers for seqs never sent"
+    assert switch_run.left_running == []
 
 
 def test_release_frames_are_atp_frames_of_one_mtu_layer(frames):
@@ -110,8 +160,9 @@ def test_release_frames_are_atp_frames_of_one_mtu_layer(frames):
 def test_every_tensor_of_the_job_is_on_the_wire(frames):
     """The worker's 12 tensors all go out, and every seq on the wire is one of its
     tensor's packets. (That every seq was answered is proven by the worker's exit above,
-    not from the frames: a capture of ~650k frames in ~100 s on two loaded cores loses
-    bursts, between 1% and 13% of a tensor's frames in CI runs.)"""
+    not from the frames: with its 4 MiB socket buffers the capture of ~650k frames in
+    ~100 s on two loaded cores lost 1-13% of a tensor's frames in CI runs; it now has
+    larger ones and counts what it misses, which the softswitch slice's checks use.)"""
     packets = -(-TENSOR_ELEMENTS // ELEMENTS)
     assert len(frames.sent) == THREADS
     for key, seqs in frames.sent.items():
@@ -139,3 +190,25 @@ def test_seq_counts_the_jobs_packets_across_tensors(frames):
     tensors = list(frames.first.values())
     shared = set.intersection(*tensors) if len(tensors) > 1 else set()
     assert not shared, f"{len(shared)} seqs used by every tensor, e.g. {sorted(shared)[:3]}"
+
+
+# The host rules judged on the softswitch slice's captures (``check_host_rules`` with
+# ``hosts_lag``: what a real host's captures allow; 7.hole's and 7.aimd's instant-by-
+# instant replays are not applied there). Each rule is asserted; where the release
+# deviates the test carries the deviation.
+MARKS = {
+    "3": pytest.mark.deviation("9.3", "the release's worker sends no gradient values"),
+    # P4mlManager's timeout branch resends only the lowest unacknowledged seq, or those
+    # below the first seq answered out of order, not every unacknowledged seq of the
+    # window (7.2): 400+ violations in every 45 s slice; the specification's section 9
+    # has no entry for it yet
+    "7.timeout": pytest.mark.xfail(strict=True, reason=KNOWN["7.timeout"]),
+}
+HOST_RULES = [pytest.param(rule, marks=MARKS.get(rule, ())) for rule in JUDGED]
+
+
+@pytest.mark.parametrize("rule", HOST_RULES)
+def test_host_rules_on_the_softswitch_captures(host_violations, rule):
+    """One host rule on the slice's (complete) captures."""
+    found = host_violations.get(rule, [])
+    assert not found, f"{len(found)} violation(s) of {rule}; first: {found[0]}"

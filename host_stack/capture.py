@@ -3,7 +3,12 @@
 ``python -m host_stack.capture --dir D --iface p1 --iface p2`` runs in the fabric
 namespace (tcpdump is not needed): an AF_PACKET socket per port sees both directions,
 frames go to ``D/<iface>.pcap`` (nanosecond timestamps, Ethernet link type) and
-``D/ready`` appears once every socket is open. SIGTERM drains and closes the files.
+``D/ready`` appears once every socket is open. SIGTERM drains and closes the files and
+writes ``D/drops.json``: per port, the frames the kernel dropped because this process
+fell behind (``PACKET_STATISTICS``), so a check that needs every frame knows whether
+it has them. As root, each socket's buffer is raised past ``net.core.rmem_max``
+(``SO_RCVBUFFORCE``): a busy run's bursts then wait in the kernel instead of being
+dropped while the capture is descheduled.
 A record's time is the kernel's stamp of the frame crossing the interface
 (``SO_TIMESTAMPNS``), not the moment this process read it: the timed host checks
 (``atp_fixtures.oracles.host_timing``) compare these times with a host's timer.
@@ -12,15 +17,22 @@ A record's time is the kernel's stamp of the frame crossing the interface
 from __future__ import annotations
 
 import argparse
+import json
 import select
 import signal
+import socket
 import struct
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Callable
 
 from host_stack.link import PacketLink
 
 CAPTURE_MODULE = "host_stack.capture"
+CAPTURE_BUFFER = 128 << 20     # ~100k small frames (their kernel truesize) per port
+SO_RCVBUFFORCE = 33
+SOL_PACKET = 263
+PACKET_STATISTICS = 6          # struct tpacket_stats {packets, drops}, reset on read
 PCAP_NS_MAGIC = 0xA1B23C4D
 LINKTYPE_ETHERNET = 1
 
@@ -75,9 +87,11 @@ def read_pcap(path: Path) -> list[tuple[int, bytes]]:
     return records
 
 
-def switch_logs(scenario, pcaps: dict[str, Path]) -> dict:
+def switch_logs(scenario, pcaps: dict[str, Path],
+                sent_by: Callable[[str, bytes], bool] | None = None) -> dict:
     """The frames captured at each host's switch port as that switch's ingress log
-    (frames the host sent: its own source MAC) and egress log (frames toward it), in
+    (frames the host sent: its own source MAC, or those ``sent_by(host, frame)`` says
+    for hosts whose source MAC tells nothing) and egress log (frames toward it), in
     ``reference.network.SwitchLog`` form, so that checkers written for the simulator's
     logs (``atp_fixtures.oracles.host_rules``) judge real runs. A record's time is a step count in
     its port's capture, not the timestamp: one socket per port keeps the order in which
@@ -95,7 +109,7 @@ def switch_logs(scenario, pcaps: dict[str, Path]) -> dict:
         mac = topo.host_mac(host)
         step, sending = 0, False
         for _, frame in read_pcap(path):
-            from_host = frame[6:12] == mac
+            from_host = sent_by(host, frame) if sent_by else frame[6:12] == mac
             if not (from_host and sending):
                 step += 1
             sending = from_host
@@ -136,6 +150,12 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(args.dir)
     out.mkdir(parents=True, exist_ok=True)
     links = [PacketLink(i, see_outgoing=True, timestamps=True) for i in args.iface]
+    drops = {link.iface: 0 for link in links}
+    for link in links:
+        try:
+            link.sock.setsockopt(socket.SOL_SOCKET, SO_RCVBUFFORCE, CAPTURE_BUFFER)
+        except PermissionError:     # not root: the buffer stays at rmem_max
+            pass
     writers = {link.fileno(): (link, PcapWriter(out / f"{link.iface}.pcap"))
                for link in links}
     stopping = []
@@ -156,9 +176,26 @@ def main(argv: list[str] | None = None) -> int:
                     writer.write(frame, stamp)
     finally:
         for link, writer in writers.values():
+            drops[link.iface] += _dropped(link.sock)
             writer.close()
             link.close()
+        (out / "drops.json").write_text(json.dumps(drops))
     return 0
+
+
+def _dropped(sock: socket.socket) -> int:
+    """Frames the kernel dropped on this socket since it was opened (or last asked)."""
+    _, dropped = struct.unpack("II", sock.getsockopt(SOL_PACKET, PACKET_STATISTICS, 8))
+    return dropped
+
+
+def capture_drops(pcap_dir: Path) -> dict[str, int] | None:
+    """Per port, the frames a finished capture in ``pcap_dir`` missed (None: unknown,
+    the capture did not finish cleanly)."""
+    try:
+        return json.loads((Path(pcap_dir) / "drops.json").read_text())
+    except (OSError, ValueError):
+        return None
 
 
 if __name__ == "__main__":

@@ -10,8 +10,11 @@ inside it. A host whose link carries a userspace fault relay gets a second veth:
 the port ``p<n>``. With several racks (section 8), one switch per rack runs in the
 fabric namespace and rack switches ``r`` and ``j`` are cabled by the veth pair
 ``u<r><j>`` (switch ``r``'s port 100 + j) – ``u<j><r>``. Deleting the namespaces
-deletes every veth, so cleanup cannot leak interfaces; :func:`sweep` removes what a
-killed run left behind.
+deletes every veth, so cleanup cannot leak interfaces. A run killed outright (SIGKILL,
+or SIGTERM on a pytest, which runs no teardown) is cleaned by the testbed's reaper: a
+shell in its own session that waits for the process that made the testbed to die, then
+SIGKILLs every process left in its namespaces and deletes them; :func:`sweep` removes
+what even that missed.
 """
 
 from __future__ import annotations
@@ -64,6 +67,12 @@ def sweep(prefix: str = TAG) -> list[str]:
     return removed
 
 
+# $1: the pid to outlive; then the namespaces to empty and delete
+_REAPER = ('owner=$1; shift; while kill -0 "$owner" 2>/dev/null; do sleep 1; done; '
+           'for ns; do for pid in $(ip netns pids "$ns" 2>/dev/null); do '
+           'kill -9 "$pid"; done; ip netns del "$ns" 2>/dev/null; done')
+
+
 class Testbed:
     """Namespaces for ``hosts`` (name → MAC) joined at the fabric; a context manager.
 
@@ -88,6 +97,7 @@ class Testbed:
         self.port_of = {h: i + 1 for i, h in enumerate(self.hosts)}
         self.namespaces: list[str] = []
         self.processes: list[subprocess.Popen] = []
+        self._reaper: subprocess.Popen | None = None
 
     # -- names ----------------------------------------------------------------------
     def namespace(self, host: str) -> str:
@@ -122,7 +132,16 @@ class Testbed:
     def __exit__(self, *exc) -> None:
         self.destroy()
 
+    def _start_reaper(self) -> None:
+        """Clean up after this process if it dies without running :meth:`destroy`."""
+        names = [self.fabric, *map(self.namespace, self.hosts)]
+        self._reaper = subprocess.Popen(
+            ["sh", "-c", _REAPER, "reaper", str(os.getpid()), *names],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            start_new_session=True)   # a killed process group does not take it along
+
     def create(self) -> None:
+        self._start_reaper()
         fab = self.fabric
         _ip("netns", "add", fab)
         self.namespaces.append(fab)
@@ -179,6 +198,10 @@ class Testbed:
         for ns in reversed(self.namespaces):
             subprocess.run(["ip", "netns", "del", ns], capture_output=True)
         self.namespaces.clear()
+        if self._reaper is not None:
+            self._reaper.kill()
+            self._reaper.wait()
+            self._reaper = None
 
     # -- running programs -------------------------------------------------------------
     def popen(self, where: str, argv: list[str], log: Path | None = None,
