@@ -28,8 +28,8 @@ counters, ``SyncCounters`` on a table with a direct counter) is served
 (``p4sim/switchd/attributes.py``, ``server.py``).
 
 Not written (the softswitch has nothing behind them): bf-p4c's internal tables
-(``pipe.snapshot.*``, ``tbl_dbg_counter``, ``pipe.<Parser>.$PORT_METADATA``) and learn
-filters (``learn_filters`` is empty). Differences from bf-p4c that p4sim's program
+(``pipe.snapshot.*``, ``tbl_dbg_counter``, ``pipe.<Parser>.$PORT_METADATA``). Learn
+filters (digests): ``learn.py``. Differences from bf-p4c that p4sim's program
 model forces: objects renamed with ``@name`` keep their declared name (and with a p4sim
 that does not record a counter's CounterType, both counter fields are listed).
 """
@@ -39,6 +39,8 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+
+from .learn import learn_filters
 
 # id prefixes of bf-p4c (P4Info ids for tables/actions, Tofino extension ids otherwise)
 PREFIX_ACTION = 0x01
@@ -207,7 +209,8 @@ def program_schema(program, pipe: str | None = None) -> dict:
     tables = [_table_json(program.tables[n], pipe, ids) for n in sorted(program.tables)]
     tables += [_register_json(program.registers[n], pipe, ids) for n in sorted(program.registers)]
     tables += [_counter_json(program.counters[n], pipe, ids) for n in sorted(program.counters)]
-    return {"schema_version": "1.0.0", "tables": tables, "learn_filters": []}
+    return {"schema_version": "1.0.0", "tables": tables,
+            "learn_filters": [lf.json() for lf in learn_filters(program, pipe, ids)]}
 
 
 def fixed_schema(nports: int = 512) -> dict:

@@ -42,6 +42,7 @@ import p4sim
 from bfruntime import bfruntime_pb2 as pb
 from bfruntime.info import BfrtInfo, SchemaError, TableInfo, decode_int, encode_int
 
+from . import learn
 from .attributes import TableAttributes
 from .bfrt_schema import fixed_schema, program_schema
 from .errors import DeviceError, bad_request as _bad
@@ -117,6 +118,8 @@ class SoftDevice:
         self.info = BfrtInfo(p4_name, self.schema, self.fixed)
         self.lock = threading.RLock()
         self.port_listeners: list = []     # callables (port, up) for StreamChannel
+        self.learns = learn.from_schema(self.schema)   # p4sim digest name -> LearnFilter
+        self.digest_listeners: list = []   # callables (LearnFilter, [entries]) (learn.py)
         self._build()
 
     def _build(self) -> None:
@@ -236,6 +239,7 @@ class SoftDevice:
             finally:
                 if st is not None:
                     st.rx += 1
+                self._deliver_digests()
             sent = []
             for p, f in out:
                 s = self.ports.get(p)
@@ -244,6 +248,15 @@ class SoftDevice:
                     if s is not None:
                         s.tx += 1
         return sent
+
+    def _deliver_digests(self) -> None:
+        """The packet's digests, per learn filter, to the listeners (learn.py)."""
+        by_filter: dict[str, list] = {}
+        for name, values in self.switch.digests():
+            by_filter.setdefault(name, []).append(values)
+        for name, entries in by_filter.items():
+            for listener in list(self.digest_listeners):
+                listener(self.learns[name], entries)
 
     def set_port_up(self, port: int, up: bool) -> None:
         st = self.ports[port]
@@ -487,8 +500,11 @@ class SoftDevice:
         return ent
 
     def _read_object_id(self, oid: pb.ObjectId) -> pb.Entity:
+        if oid.WhichOneof("object") == "learn_object":
+            return self._read_learn_object_id(oid)
         if oid.WhichOneof("object") != "table_object":
-            raise DeviceError(grpc.StatusCode.UNIMPLEMENTED, "only table object ids are served")
+            raise DeviceError(grpc.StatusCode.UNIMPLEMENTED,
+                              "only table and learn object ids are served")
         to = oid.table_object
         t = self.info.table(to.table_name)
         names = to.WhichOneof("names")
@@ -501,6 +517,30 @@ class SoftDevice:
         else:
             d = to.data_field_name
             i = t.data_field(d.field, t.action(d.action) if d.action else None).id
+        ent = pb.Entity()
+        ent.object_id.CopyFrom(oid)
+        ent.object_id.id = i
+        return ent
+
+    def _read_learn_object_id(self, oid: pb.ObjectId) -> pb.Entity:
+        """A learn object's id, or one of its fields' (bf_switchd: no actions there)."""
+        lo = oid.learn_object
+        lf = next((f for f in self.learns.values()
+                   if lo.learn_name in (f.name, f.digest)), None)
+        if lf is None:
+            raise DeviceError(grpc.StatusCode.NOT_FOUND,
+                              f"no learn object {lo.learn_name!r}; learn objects: "
+                              f"{sorted(f.name for f in self.learns.values())}")
+        if lo.data_field_name.action:
+            raise _bad("action ids are not applicable to learn objects")
+        i = lf.id
+        if lo.data_field_name.field:
+            i = next((fid for fid, n, _w in lf.fields if n == lo.data_field_name.field), None)
+            if i is None:
+                raise DeviceError(grpc.StatusCode.NOT_FOUND,
+                                  f"learn object {lf.name} has no field "
+                                  f"{lo.data_field_name.field!r}; fields: "
+                                  f"{[n for _i, n, _w in lf.fields]}")
         ent = pb.Entity()
         ent.object_id.CopyFrom(oid)
         ent.object_id.id = i

@@ -1,7 +1,7 @@
 """bf-p4c's bfrt.json for the test programs, kept (filtered) as goldens.
 
-``python tests/softswitch/bfp4c_goldens.py`` recompiles every program in PROGRAMS with
-the real compiler and rewrites tests/softswitch/data/bf-p4c/<name>.bfrt.json, keeping
+``python tests/softswitch/bfp4c_goldens.py [NAME...]`` recompiles every program in
+PROGRAMS (or the NAMEd ones) with the real compiler and rewrites tests/softswitch/data/bf-p4c/<name>.bfrt.json, keeping
 only the tables the softswitch writes (bf-p4c's internal snapshot, debug-counter and
 $PORT_METADATA tables are dropped; see p4sim/switchd/bfrt_schema.py).
 """
@@ -19,6 +19,7 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 GOLDEN_DIR = HERE / "data" / "bf-p4c"
 P4SIM_PROGRAMS = REPO / "tests" / "p4sim" / "programs"
+SDE_PTF = REPO / "tests" / "sde_ptf" / "ptf"
 
 # name -> source; every program here is one bf-p4c accepts (atp_mini: bf-p4c writes
 # bfrt.json and then fails in the assembler stage, so the control-plane names are final)
@@ -31,6 +32,8 @@ PROGRAMS = {
     "subparser": P4SIM_PROGRAMS / "subparser.p4",
     "atp_mini": P4SIM_PROGRAMS / "atp_mini.p4",
     "counters": HERE / "programs" / "counters.p4",
+    # SDE-style PTF programs of tests/sde_ptf (digests, meters, port metadata)
+    "digest_learn": SDE_PTF / "digest_learn" / "digest_learn.p4",
 }
 
 
@@ -68,6 +71,8 @@ def main() -> int:
         return 1
     GOLDEN_DIR.mkdir(parents=True, exist_ok=True)
     for name, src in PROGRAMS.items():
+        if sys.argv[1:] and name not in sys.argv[1:]:
+            continue
         doc = compile_bfrt(compiler, src)
         (GOLDEN_DIR / f"{name}.bfrt.json").write_text(json.dumps(doc, indent=1) + "\n")
         print(f"{name}: {len(doc['tables'])} tables")

@@ -62,6 +62,13 @@ def test_tables_identical_to_bf_p4c_including_ids(name):
         assert ours[tname] == table, tname
 
 
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_learn_filters_identical_to_bf_p4c(name):
+    """Digests: the learn objects' names, ids and fields are bf-p4c's (learn.py)."""
+    golden = json.loads((GOLDEN_DIR / f"{name}.bfrt.json").read_text())
+    assert _ours(name)["learn_filters"] == golden["learn_filters"]
+
+
 def test_register_fields_and_index_key():
     info = BfrtInfo("registers", _ours("registers"))
     t = info.table("Ingress.pair")
