@@ -29,7 +29,7 @@ counters, ``SyncCounters`` on a table with a direct counter) is served
 
 Not written (the softswitch has nothing behind them): bf-p4c's internal tables
 (``pipe.snapshot.*``, ``tbl_dbg_counter``, ``pipe.<Parser>.$PORT_METADATA``). Learn
-filters (digests): ``learn.py``. Differences from bf-p4c that p4sim's program
+filters (digests): ``learn.py``; meters: ``meters.py``. Differences from bf-p4c that p4sim's program
 model forces: objects renamed with ``@name`` keep their declared name (and with a p4sim
 that does not record a counter's CounterType, both counter fields are listed).
 """
@@ -40,6 +40,7 @@ import json
 import re
 from pathlib import Path
 
+from . import meters
 from .learn import learn_filters
 
 # id prefixes of bf-p4c (P4Info ids for tables/actions, Tofino extension ids otherwise)
@@ -169,6 +170,9 @@ def _table_json(spec, pipe: str, ids: _Ids) -> dict:
         attributes.append("ConstTable")
     data = _counter_data(getattr(spec, "direct_counter_type", None)) \
         if spec.has_direct_counter else []
+    if spec.direct_meter is not None:
+        data += meters.spec_data_json(spec.direct_meter.kind)
+        attributes.insert(0, meters.ATTRIBUTE)
     return {"name": name, "id": ids.get(PREFIX_TABLE, name), "table_type": "MatchAction_Direct",
             "size": spec.size or DEFAULT_TABLE_SIZE, "annotations": [], "depends_on": [],
             "has_const_default_action": bool(spec.default_const), "key": keys,
@@ -209,6 +213,7 @@ def program_schema(program, pipe: str | None = None) -> dict:
     tables = [_table_json(program.tables[n], pipe, ids) for n in sorted(program.tables)]
     tables += [_register_json(program.registers[n], pipe, ids) for n in sorted(program.registers)]
     tables += [_counter_json(program.counters[n], pipe, ids) for n in sorted(program.counters)]
+    tables += [meters.meter_table_json(program.meters[n], pipe, ids) for n in sorted(program.meters)]
     return {"schema_version": "1.0.0", "tables": tables,
             "learn_filters": [lf.json() for lf in learn_filters(program, pipe, ids)]}
 

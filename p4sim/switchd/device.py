@@ -1,7 +1,7 @@
 """BfRuntime entities applied to a p4sim Switch: the device behind the gRPC server.
 
 Every table the schema names (``bfrt_schema``) has a handler here: match-action tables,
-registers, counters, the PRE (``$pre.mgid``/``$pre.node``), the ``$PORT`` family and
+registers, counters, meters (``meters.py``, also direct-meter fields), the PRE (``$pre.mgid``/``$pre.node``), the ``$PORT`` family and
 ``device_configuration``. Ids on the
 wire are resolved through the same :class:`bfruntime.info.BfrtInfo` a client uses, so
 server and client cannot disagree about a name.
@@ -46,6 +46,7 @@ from . import learn
 from .attributes import TableAttributes
 from .bfrt_schema import fixed_schema, program_schema
 from .errors import DeviceError, bad_request as _bad
+from .meters import MeterControl
 
 U = pb.Update
 
@@ -139,6 +140,9 @@ class SoftDevice:
                 self._objects[t.id] = sw.registers[short]
             elif t.table_type == "Counter":
                 self._objects[t.id] = sw.counters[short]
+            elif t.table_type == "Meter":
+                self._objects[t.id] = sw.meters[short]
+        self.meters = MeterControl(sw)
 
     def device_configuration(self) -> dict:
         """The values of ``tf1.dev.device_configuration`` (see the module docstring)."""
@@ -166,8 +170,13 @@ class SoftDevice:
         """Apply one Update; raises DeviceError."""
         kind = update.entity.WhichOneof("entity")
         if kind == "table_attribute":
+            ta = update.entity.table_attribute
             with self.lock:
-                self.attributes.write(update.entity.table_attribute)
+                if ta.WhichOneof("attribute") == "byte_count_adj":
+                    self.meters.write_adjust(self.table(ta.table_id), self._objects,
+                                             ta.byte_count_adj.byte_count_adjust)
+                else:
+                    self.attributes.write(ta)
             return
         if kind == "table_operation":
             self.attributes.run_operation(update.entity.table_operation)
@@ -183,6 +192,7 @@ class SoftDevice:
         t = self.table(te.table_id)
         handler = {"MatchAction_Direct": self._write_match, "Register": self._write_register,
                    "Counter": self._write_counter, "PreNode": self._write_pre_node,
+                   "Meter": self._write_meter,
                    "PreMgid": self._write_pre_mgid, "PortConfigure": self._write_port,
                    "PortStat": self._write_port_stat,
                    "DevConfigure": self._write_read_only,
@@ -205,6 +215,7 @@ class SoftDevice:
                     t = self.table(te.table_id)
                     reader = {"MatchAction_Direct": self._read_match,
                               "Register": self._read_register, "Counter": self._read_counter,
+                              "Meter": self._read_meter,
                               "PreNode": self._read_pre_node, "PreMgid": self._read_pre_mgid,
                               "PortConfigure": self._read_port,
                               "PortStat": self._read_port_stat,
@@ -216,7 +227,10 @@ class SoftDevice:
                 if kind == "object_id":
                     return [self._read_object_id(entity.object_id)]
                 if kind == "table_attribute":
-                    return [self.attributes.read(entity.table_attribute)]
+                    ta = entity.table_attribute
+                    if ta.WhichOneof("attribute") == "byte_count_adj":
+                        return [self.meters.read_adjust(self.table(ta.table_id))]
+                    return [self.attributes.read(ta)]
             except p4sim.ControlPlaneError as e:
                 raise _cp_error(e) from None
             except SchemaError as e:
@@ -390,6 +404,8 @@ class SoftDevice:
             e = p4t.entries[p4t._normalise_key(key)[0]]
             e.bytes = extra.get("$COUNTER_SPEC_BYTES", e.bytes)
             e.packets = extra.get("$COUNTER_SPEC_PKTS", e.packets)
+            self.meters.set_direct(t, p4t, e, {n: v for n, v in extra.items()
+                                               if MeterControl.is_spec_field(n)})
 
     def _entry_proto(self, t: TableInfo, p4t, e, default=False) -> pb.Entity:
         ent = pb.Entity()
@@ -438,6 +454,8 @@ class SoftDevice:
                 df = out.data.fields.add()
                 df.field_id = t.data[name].id
                 df.stream = encode_int(v, 64)
+        if p4t.spec.direct_meter is not None and not default:
+            MeterControl.add_fields(p4t.spec.direct_meter.kind, e.meter, out.data)
         return ent
 
     def _read_match(self, t: TableInfo, te: pb.TableEntry):
@@ -646,6 +664,12 @@ class SoftDevice:
                 df.field_id = t.data[name].id
                 df.stream = encode_int(v, 64)
             yield ent
+
+    def _write_meter(self, t: TableInfo, typ, te: pb.TableEntry):
+        self.meters.write(t, self._objects[t.id], typ, te)
+
+    def _read_meter(self, t: TableInfo, te: pb.TableEntry):
+        return self.meters.read(t, self._objects[t.id], te)
 
     # ------------------------------------------------------------------ PRE
     def _fixed_key(self, t: TableInfo, te: pb.TableEntry):

@@ -34,6 +34,7 @@ PROGRAMS = {
     "counters": HERE / "programs" / "counters.p4",
     # SDE-style PTF programs of tests/sde_ptf (digests, meters, port metadata)
     "digest_learn": SDE_PTF / "digest_learn" / "digest_learn.p4",
+    "meters": SDE_PTF / "meters" / "meters.p4",
 }
 
 
