@@ -1,7 +1,8 @@
 """BfRuntime entities applied to a p4sim Switch: the device behind the gRPC server.
 
 Every table the schema names (``bfrt_schema``) has a handler here: match-action tables,
-registers, counters, meters (``meters.py``, also direct-meter fields), the PRE (``$pre.mgid``/``$pre.node``), the ``$PORT`` family and
+registers, counters, meters (``meters.py``, also direct-meter fields),
+``$PORT_METADATA`` (``port_metadata.py``), the PRE (``$pre.mgid``/``$pre.node``), the ``$PORT`` family and
 ``device_configuration``. Ids on the
 wire are resolved through the same :class:`bfruntime.info.BfrtInfo` a client uses, so
 server and client cannot disagree about a name.
@@ -42,7 +43,7 @@ import p4sim
 from bfruntime import bfruntime_pb2 as pb
 from bfruntime.info import BfrtInfo, SchemaError, TableInfo, decode_int, encode_int
 
-from . import learn
+from . import learn, port_metadata
 from .attributes import TableAttributes
 from .bfrt_schema import fixed_schema, program_schema
 from .errors import DeviceError, bad_request as _bad
@@ -193,6 +194,7 @@ class SoftDevice:
         handler = {"MatchAction_Direct": self._write_match, "Register": self._write_register,
                    "Counter": self._write_counter, "PreNode": self._write_pre_node,
                    "Meter": self._write_meter,
+                   "PortMetadata": lambda t, typ, te: port_metadata.write(self.switch, t, typ, te),
                    "PreMgid": self._write_pre_mgid, "PortConfigure": self._write_port,
                    "PortStat": self._write_port_stat,
                    "DevConfigure": self._write_read_only,
@@ -216,6 +218,7 @@ class SoftDevice:
                     reader = {"MatchAction_Direct": self._read_match,
                               "Register": self._read_register, "Counter": self._read_counter,
                               "Meter": self._read_meter,
+                              "PortMetadata": lambda t, te: port_metadata.read(self.switch, t, te),
                               "PreNode": self._read_pre_node, "PreMgid": self._read_pre_mgid,
                               "PortConfigure": self._read_port,
                               "PortStat": self._read_port_stat,
@@ -510,6 +513,8 @@ class SoftDevice:
             n = len(self.nodes)
         elif t.table_type == "PreMgid":
             n = len(self.groups)
+        elif t.table_type == "PortMetadata":
+            n = len(self.switch.port_metadata)
         else:
             n = t.size
         ent = pb.Entity()

@@ -2,8 +2,9 @@
 
 ``python tests/softswitch/bfp4c_goldens.py [NAME...]`` recompiles every program in
 PROGRAMS (or the NAMEd ones) with the real compiler and rewrites tests/softswitch/data/bf-p4c/<name>.bfrt.json, keeping
-only the tables the softswitch writes (bf-p4c's internal snapshot, debug-counter and
-$PORT_METADATA tables are dropped; see p4sim/switchd/bfrt_schema.py).
+only the tables the softswitch writes (bf-p4c's internal snapshot and debug-counter tables
+are dropped; see p4sim/switchd/bfrt_schema.py) and its $PORT_METADATA table under the
+key ``port_metadata``.
 """
 from __future__ import annotations
 
@@ -35,6 +36,7 @@ PROGRAMS = {
     # SDE-style PTF programs of tests/sde_ptf (digests, meters, port metadata)
     "digest_learn": SDE_PTF / "digest_learn" / "digest_learn.p4",
     "meters": SDE_PTF / "meters" / "meters.p4",
+    "port_metadata": SDE_PTF / "port_metadata" / "port_metadata.p4",
 }
 
 
@@ -61,6 +63,14 @@ def compile_bfrt(compiler: str, source: Path) -> dict:
         if not path.exists():
             raise RuntimeError(f"bf-p4c wrote no bfrt.json for {source}:\n{proc.stderr[-2000:]}")
         doc = json.loads(path.read_text())
+    return split_port_metadata(doc)
+
+
+def split_port_metadata(doc: dict) -> dict:
+    """``doc`` with its $PORT_METADATA table under ``port_metadata`` and only the kept
+    tables under ``tables`` (so the goldens written before the softswitch served
+    $PORT_METADATA stay valid)."""
+    doc["port_metadata"] = next(t for t in doc["tables"] if "$PORT_METADATA" in t["name"])
     doc["tables"] = [t for t in doc["tables"] if keep(t)]
     return doc
 
