@@ -28,6 +28,10 @@ Decisions where BfRuntime leaves room:
   ``external_port_list`` and their count as ``num_front_ports``, the recirculation port
   as ``recirc_port_list``, no internal or Ethernet CPU ports, ``sku`` UNKNOWN (it is no
   Tofino part) and no ``pcie_cpu_port`` (it has none, so the field is not in its schema).
+- MODIFY of a match entry keeps its direct counter unless the ``reset_stats`` flag is
+  set, as bf_switchd does (the SDE client's ``entry_mod`` sets it by default); entry
+  handles and reads by handle: ``handles.py``. ``ignore_not_found`` (DELETE only, as in
+  bf_switchd): ``server.py``.
 - ``from_hw`` makes no difference because p4sim has no software shadow. Table
   attributes and operations: ``attributes.py``.
 """
@@ -43,7 +47,7 @@ import p4sim
 from bfruntime import bfruntime_pb2 as pb
 from bfruntime.info import BfrtInfo, SchemaError, TableInfo, decode_int, encode_int
 
-from . import learn, port_metadata
+from . import handles, learn, port_metadata
 from .attributes import TableAttributes
 from .bfrt_schema import fixed_schema, program_schema
 from .errors import DeviceError, bad_request as _bad
@@ -229,6 +233,8 @@ class SoftDevice:
                     return [self._read_usage(entity.table_usage)]
                 if kind == "object_id":
                     return [self._read_object_id(entity.object_id)]
+                if kind == "handle":
+                    return [self._read_handle(entity.handle)]
                 if kind == "table_attribute":
                     ta = entity.table_attribute
                     if ta.WhichOneof("attribute") == "byte_count_adj":
@@ -241,7 +247,7 @@ class SoftDevice:
         raise DeviceError(grpc.StatusCode.UNIMPLEMENTED,
                           f"reading a {kind or 'empty'} entity is not supported by the "
                           f"softswitch (table_entry, table_usage, object_id, "
-                          f"table_attribute)")
+                          f"table_attribute, handle)")
 
     # ------------------------------------------------------------------ data path
     def inject(self, port: int, frame: bytes, timestamp_ns: int, queue_depth: int = 0):
@@ -392,7 +398,9 @@ class SoftDevice:
         if typ == U.INSERT:
             p4t.add(key, action, params, prio)
         elif typ == U.MODIFY:
-            p4t.modify(key, action, params, prio)
+            # bf_switchd keeps the entry's statistics unless the reset_stats flag is set
+            # (the SDE client's entry_mod sets it by default)
+            p4t.modify(key, action, params, prio, reset_counters=te.table_flags.reset_stats)
         elif typ == U.INSERT_OR_MODIFY:
             norm = p4t._normalise_key(key)[0]
             if norm in p4t.entries:
@@ -461,19 +469,36 @@ class SoftDevice:
             MeterControl.add_fields(p4t.spec.direct_meter.kind, e.meter, out.data)
         return ent
 
+    def _find_entry(self, t: TableInfo, p4t, te):
+        """The entry whose key ``te.key`` gives (a TableEntry or a HandleId)."""
+        key, _prio = self._parse_key(t, p4t, te)
+        want = self._match_of(p4t, key)
+        for e in p4t.sorted:
+            if self._same_match(p4t, e.match, want):
+                return e
+        raise DeviceError(grpc.StatusCode.NOT_FOUND, f"table {t.name}: no entry with that key")
+
+    def _read_handle(self, hid: pb.HandleId) -> pb.Entity:
+        t = self.table(hid.table_id)
+        if t.table_type != "MatchAction_Direct":
+            raise DeviceError(grpc.StatusCode.UNIMPLEMENTED,
+                              f"table {t.name}: entry handles are served for match-action "
+                              f"tables, not {t.table_type}")
+        handles.check_handle_request(t.name, hid)
+        return handles.handle_entity(t.id, self._find_entry(t, self._objects[t.id], hid))
+
     def _read_match(self, t: TableInfo, te: pb.TableEntry):
         p4t = self._objects[t.id]
         if te.is_default_entry:
             yield self._entry_proto(t, p4t, None, default=True)
             return
+        if te.WhichOneof("value") == "handle_id":
+            ent = self._entry_proto(t, p4t, handles.entry_by_handle(t.name, p4t, te.handle_id))
+            yield handles.key_only(ent) if te.table_flags.key_only else ent
+            return
         if te.HasField("key") and te.key.fields:
-            key, _prio = self._parse_key(t, p4t, te)
-            want = self._match_of(p4t, key)
-            for e in p4t.sorted:
-                if self._same_match(p4t, e.match, want):
-                    yield self._entry_proto(t, p4t, e)
-                    return
-            raise DeviceError(grpc.StatusCode.NOT_FOUND, f"table {t.name}: no entry with that key")
+            yield self._entry_proto(t, p4t, self._find_entry(t, p4t, te))
+            return
         for e in p4t.sorted:
             yield self._entry_proto(t, p4t, e)
         yield self._entry_proto(t, p4t, None, default=True)
