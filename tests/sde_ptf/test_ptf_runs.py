@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from p4sim.switchd.launch import LaunchError
-from ptf_run import run_ptf
+from ptf_run import PtfNotRunnable, run_ptf, thrift_pd_imports
 from sde_python import REPO
 
 sys.path.insert(0, str(REPO / "tests" / "p4src"))
@@ -40,6 +40,8 @@ def test_sde_ptf_tests_pass_on_the_softswitch(name, sde_python, tmp_path):
         r = run_ptf(program, name, test_dir, sde_python, tmp_path)
     except LaunchError as e:
         pytest.skip(f"cannot start a softswitch on veth pairs here: {e}")
+    except PtfNotRunnable as e:
+        pytest.skip(str(e))
     tail = "\n".join(r.output.splitlines()[-60:])
     assert r.returncode == 0, f"ptf failed ({' '.join(r.command)}):\n{tail}"
     ran = re.search(r"^Ran (\d+) tests? in", r.output, re.M)
@@ -60,3 +62,20 @@ def test_bf_p4c_compiles_the_ptf_programs(name, tmp_path):
     out = done.stdout + done.stderr
     assert done.returncode == 0 and "0 errors" in out, out[-3000:]
     assert (tmp_path / "out" / "bfrt.json").exists()
+
+
+def test_a_thrift_pd_test_is_skipped_naming_pd_base_tests(sde_python, tmp_path):
+    """An SDE test on the Thrift PD base class cannot run here; run_ptf says so (file,
+    line, the missing pd_base_tests) before it starts a switch, and the suite skips
+    with that reason."""
+    tests = tmp_path / "pd_test"
+    tests.mkdir()
+    (tests / "test.py").write_text("import logging\n"
+                                   "from pd_base_tests import ThriftInterfaceDataPlane\n")
+    with pytest.raises(PtfNotRunnable) as e:
+        run_ptf(RUNS["register_counter"][0], "register_counter", tests, sde_python, tmp_path)
+    msg = str(e.value)
+    assert f"{tests / 'test.py'}:2 imports pd_base_tests" in msg
+    assert "Thrift" in msg and "BfRuntimeTest" in msg
+    for name, (_program, test_dir) in RUNS.items():     # ours all run
+        assert thrift_pd_imports(test_dir) == [], name
