@@ -28,10 +28,12 @@ from .ext_registers import RegistersMixin
 from .ext_hashes import HashesMixin
 from .ext_counters import CountersMixin
 from .ext_deparser import DeparserExternsMixin
+from .ext_filters import FiltersMixin
 from .core import CompilerCore
 
 
 class Compiler(DeclarationsMixin, ControlsMixin, TablesMixin, ParsersMixin, PacketIOMixin,
                StatementsMixin, CallsMixin, ExpressionsMixin, OperatorsMixin, ExternsMixin,
-               RegistersMixin, HashesMixin, CountersMixin, DeparserExternsMixin, CompilerCore):
+               RegistersMixin, HashesMixin, CountersMixin, DeparserExternsMixin, FiltersMixin,
+               CompilerCore):
     """P4 declarations -> generated Python source + the specs of tables, registers, ..."""
