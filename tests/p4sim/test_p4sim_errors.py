@@ -22,9 +22,7 @@ def compile_with(snippet, where=ANCHOR):
 
 @pytest.mark.parametrize("snippet,exc,words", [
     ("    ActionProfile(16) ap;\n", p4sim.UnsupportedError, "unsupported extern 'ActionProfile'"),
-    ("    Lpf<bit<16>, bit<8>>(4) lpf;\n", p4sim.UnsupportedError, "'Lpf'"),
     ("    DirectLpf<bit<16>>() dlpf;\n", p4sim.UnsupportedError, "'DirectLpf'"),
-    ("    Wred<bit<19>, bit<8>>(4, 1, 0) w;\n", p4sim.UnsupportedError, "'Wred'"),
     ("    MathUnit<bit<16>>(MathOp_t.SQR, 1) mu;\n", p4sim.UnsupportedError, "'MathUnit'"),
     ("    RegisterParam<bit<32>>(5) rp;\n", p4sim.UnsupportedError, "'RegisterParam'"),
     ("    Hash<bit<16>>(HashAlgorithm_t.CRC16) h; ActionProfile(4) ap2; "
