@@ -29,7 +29,8 @@ counters, ``SyncCounters`` on a table with a direct counter) is served
 
 Not written (the softswitch has nothing behind them): bf-p4c's internal tables
 (``pipe.snapshot.*``, ``tbl_dbg_counter``). Learn filters (digests): ``learn.py``;
-meters: ``meters.py``; ``pipe.<Parser>.$PORT_METADATA``: ``port_metadata.py``. Differences from bf-p4c that p4sim's program
+meters: ``meters.py``; Lpf and Wred: ``filters.py``; ``pipe.<Parser>.$PORT_METADATA``:
+``port_metadata.py``. Differences from bf-p4c that p4sim's program
 model forces: objects renamed with ``@name`` keep their declared name (and with a p4sim
 that does not record a counter's CounterType, both counter fields are listed).
 """
@@ -40,7 +41,7 @@ import json
 import re
 from pathlib import Path
 
-from . import meters, port_metadata
+from . import filters, meters, port_metadata
 from .learn import learn_filters
 
 # id prefixes of bf-p4c (P4Info ids for tables/actions, Tofino extension ids otherwise)
@@ -214,6 +215,7 @@ def program_schema(program, pipe: str | None = None) -> dict:
     tables += [_register_json(program.registers[n], pipe, ids) for n in sorted(program.registers)]
     tables += [_counter_json(program.counters[n], pipe, ids) for n in sorted(program.counters)]
     tables += [meters.meter_table_json(program.meters[n], pipe, ids) for n in sorted(program.meters)]
+    tables += filters.tables_json(program, pipe, ids)
     tables.append(port_metadata.table_json(program, pipe, ids))
     return {"schema_version": "1.0.0", "tables": tables,
             "learn_filters": [lf.json() for lf in learn_filters(program, pipe, ids)]}

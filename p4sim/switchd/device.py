@@ -2,7 +2,7 @@
 
 Every table the schema names (``bfrt_schema``) has a handler here: match-action tables,
 registers, counters, meters (``meters.py``, also direct-meter fields),
-``$PORT_METADATA`` (``port_metadata.py``), the PRE (``$pre.mgid``/``$pre.node``), the ``$PORT`` family and
+``$PORT_METADATA`` (``port_metadata.py``), Lpf and Wred (``filters.py``), the PRE (``$pre.mgid``/``$pre.node``), the ``$PORT`` family and
 ``device_configuration``. Ids on the
 wire are resolved through the same :class:`bfruntime.info.BfrtInfo` a client uses, so
 server and client cannot disagree about a name.
@@ -47,7 +47,7 @@ import p4sim
 from bfruntime import bfruntime_pb2 as pb
 from bfruntime.info import BfrtInfo, SchemaError, TableInfo, decode_int, encode_int
 
-from . import handles, learn, port_metadata
+from . import filters, handles, learn, port_metadata
 from .attributes import TableAttributes
 from .bfrt_schema import fixed_schema, program_schema
 from .errors import DeviceError, bad_request as _bad
@@ -199,6 +199,7 @@ class SoftDevice:
                    "Counter": self._write_counter, "PreNode": self._write_pre_node,
                    "Meter": self._write_meter,
                    "PortMetadata": lambda t, typ, te: port_metadata.write(self.switch, t, typ, te),
+                   "Lpf": self._write_filter, "Wred": self._write_filter,
                    "PreMgid": self._write_pre_mgid, "PortConfigure": self._write_port,
                    "PortStat": self._write_port_stat,
                    "DevConfigure": self._write_read_only,
@@ -223,6 +224,7 @@ class SoftDevice:
                               "Register": self._read_register, "Counter": self._read_counter,
                               "Meter": self._read_meter,
                               "PortMetadata": lambda t, te: port_metadata.read(self.switch, t, te),
+                              "Lpf": self._read_filter, "Wred": self._read_filter,
                               "PreNode": self._read_pre_node, "PreMgid": self._read_pre_mgid,
                               "PortConfigure": self._read_port,
                               "PortStat": self._read_port_stat,
@@ -700,6 +702,12 @@ class SoftDevice:
 
     def _read_meter(self, t: TableInfo, te: pb.TableEntry):
         return self.meters.read(t, self._objects[t.id], te)
+
+    def _write_filter(self, t: TableInfo, typ, te: pb.TableEntry):
+        filters.write(self.switch, t, typ, te)
+
+    def _read_filter(self, t: TableInfo, te: pb.TableEntry):
+        return filters.read(self.switch, t, te)
 
     # ------------------------------------------------------------------ PRE
     def _fixed_key(self, t: TableInfo, te: pb.TableEntry):

@@ -20,13 +20,13 @@ from bf_p4c_finder import find_bf_p4c  # noqa: E402
 
 PTF_DIR = Path(__file__).resolve().parent / "ptf"
 OWN_PROGRAMS = ("exact_mcast", "register_counter", "digest_learn", "meters",
-                "port_metadata", "entry_handles")
+                "port_metadata", "entry_handles", "lpf_wred")
 # name: (program, its PTF test directory); the program's p4 name is the key
 RUNS = {name: (PTF_DIR / name / f"{name}.p4", PTF_DIR / name) for name in OWN_PROGRAMS}
 RUNS["atp"] = (REPO / "p4src" / "atp.p4", PTF_DIR / "atp")
 EXPECTED_TESTS = {"exact_mcast": 2, "register_counter": 1, "atp": 1, "digest_learn": 1,
                   "meters": 3, "port_metadata": 1,
-                  "entry_handles": 1}   # runTest classes
+                  "entry_handles": 1, "lpf_wred": 2}   # runTest classes
 
 pytestmark = pytest.mark.xdist_group("softswitch-veth")
 

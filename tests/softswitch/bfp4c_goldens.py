@@ -37,6 +37,8 @@ PROGRAMS = {
     "digest_learn": SDE_PTF / "digest_learn" / "digest_learn.p4",
     "meters": SDE_PTF / "meters" / "meters.p4",
     "port_metadata": SDE_PTF / "port_metadata" / "port_metadata.p4",
+    "entry_handles": SDE_PTF / "entry_handles" / "entry_handles.p4",
+    "lpf_wred": SDE_PTF / "lpf_wred" / "lpf_wred.p4",
 }
 
 
