@@ -79,15 +79,26 @@ class LpfCell:
         self.last = None
 
 
-class Lpf:
-    """``Lpf<T, I>``: ``execute(val, index)`` -> the filtered value (see the module)."""
+class _Cells:
+    """An Lpf's or Wred's configured cells by index."""
 
     def __init__(self, spec: FilterSpec, ctx):
         self.spec = spec
         self.name = spec.name
         self.size = spec.size
         self.ctx = ctx
-        self.cells: dict[int, LpfCell] = {}
+        self.cells: dict = {}
+
+    def reset(self, index: int | None = None) -> None:
+        """Unconfigure one cell, or all."""
+        if index is None:
+            self.cells.clear()
+        else:
+            self.cells.pop(_index(self.spec, index), None)
+
+
+class Lpf(_Cells):
+    """``Lpf<T, I>``: ``execute(val, index)`` -> the filtered value (see the module)."""
 
     def set(self, index: int, kind: str, gain_ns: float, decay_ns: float, scale_down: int) -> None:
         """Configure one cell (its state starts again)."""
@@ -102,12 +113,6 @@ class Lpf:
     def get(self, index: int) -> tuple[str, float, float, int]:
         c = self.cells.get(_index(self.spec, index))
         return ("SAMPLE", 0.0, 0.0, 0) if c is None else (c.kind, c.gain_ns, c.decay_ns, c.scale)
-
-    def reset(self, index: int | None = None) -> None:
-        if index is None:
-            self.cells.clear()
-        else:
-            self.cells.pop(_index(self.spec, index), None)
 
     def execute(self, val: int, index: int) -> int:
         c = self.cells.get(index % self.size)
@@ -135,16 +140,12 @@ class WredCell:
         self.last = None
 
 
-class Wred:
+class Wred(_Cells):
     """``Wred<T, I>``: ``execute(val, index)`` -> drop_value or no_drop_value."""
 
     def __init__(self, spec: FilterSpec, ctx, rng: random.Random):
-        self.spec = spec
-        self.name = spec.name
-        self.size = spec.size
-        self.ctx = ctx
+        super().__init__(spec, ctx)
         self.rng = rng
-        self.cells: dict[int, WredCell] = {}
 
     def set(self, index: int, time_constant_ns: float, min_thresh: int, max_thresh: int,
             max_probability: float) -> None:
@@ -165,12 +166,6 @@ class Wred:
         c = self.cells.get(_index(self.spec, index))
         return (0.0, 0, 0, 0.0) if c is None else (c.tau_ns, c.min_thresh, c.max_thresh,
                                                    c.max_prob)
-
-    def reset(self, index: int | None = None) -> None:
-        if index is None:
-            self.cells.clear()
-        else:
-            self.cells.pop(_index(self.spec, index), None)
 
     def execute(self, val: int, index: int) -> int:
         c = self.cells.get(index % self.size)

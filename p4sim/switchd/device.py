@@ -51,6 +51,7 @@ from . import filters, handles, learn, port_metadata
 from .attributes import TableAttributes
 from .bfrt_schema import fixed_schema, program_schema
 from .errors import DeviceError, bad_request as _bad
+from .index_key import index_of
 from .meters import MeterControl
 
 U = pb.Update
@@ -597,19 +598,9 @@ class SoftDevice:
         return ent
 
     # ------------------------------------------------------------------ registers, counters
-    def _index(self, t: TableInfo, te: pb.TableEntry, size: int):
-        if not (te.HasField("key") and te.key.fields):
-            return None
-        kf = te.key.fields[0]
-        if len(te.key.fields) != 1 or kf.field_id != t.keys[0].id or \
-                kf.WhichOneof("match_type") != "exact":
-            raise _bad(f"table {t.name}: the key is one exact field {t.keys[0].name} "
-                       f"(id {t.keys[0].id})")
-        i = decode_int(kf.exact.value)
-        if i >= size:
-            raise DeviceError(grpc.StatusCode.OUT_OF_RANGE,
-                              f"table {t.name}: index {i} outside 0..{size - 1}")
-        return i
+    @staticmethod
+    def _index(t: TableInfo, te: pb.TableEntry, size: int):
+        return index_of(t, te, size=size)
 
     def _write_register(self, t: TableInfo, typ, te: pb.TableEntry):
         reg = self._objects[t.id]

@@ -21,13 +21,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import grpc
-
 from bfruntime import bfruntime_pb2 as pb
 from bfruntime.info import TableInfo, decode_int, encode_int
 from p4sim.errors import ControlPlaneError
 
-from .errors import DeviceError, bad_request
+from .errors import bad_request
+from .index_key import index_of, index_to_set
 
 
 @dataclass(frozen=True)
@@ -87,20 +86,6 @@ def objects(switch, t: TableInfo):
     return getattr(switch, kind.objects)[t.name.split(".", 1)[1]]
 
 
-def _index(t: TableInfo, kind: _Kind, te: pb.TableEntry, size: int) -> int | None:
-    if not (te.HasField("key") and te.key.fields):
-        return None
-    kf = te.key.fields[0]
-    iname, iid = kind.index
-    if len(te.key.fields) != 1 or kf.field_id != iid or kf.WhichOneof("match_type") != "exact":
-        raise bad_request(f"table {t.name}: the key is one exact field {iname} (id {iid})")
-    i = decode_int(kf.exact.value)
-    if i >= size:
-        raise DeviceError(grpc.StatusCode.OUT_OF_RANGE,
-                          f"table {t.name}: index {i} outside 0..{size - 1}")
-    return i
-
-
 def _value(t: TableInfo, name: str, typ: str, df: pb.DataField):
     want = {"string": "str_val", "float": "float_val"}.get(typ, "stream")
     if df.WhichOneof("value") != want:
@@ -117,18 +102,11 @@ def _value(t: TableInfo, name: str, typ: str, df: pb.DataField):
 
 
 def write(switch, t: TableInfo, typ, te: pb.TableEntry) -> None:
-    U = pb.Update
     kind = BY_TABLE_TYPE[t.table_type]
     obj = objects(switch, t)
-    idx = _index(t, kind, te, obj.size)
-    if typ in (U.DELETE, U.RESET):
-        obj.reset(idx)
-        return
+    idx = index_to_set(t, te, typ, obj.reset, size=obj.size)
     if idx is None:
-        raise bad_request(f"table {t.name}: {U.Type.Name(typ)} needs key {kind.index[0]}")
-    if typ not in (U.INSERT, U.MODIFY, U.INSERT_OR_MODIFY):
-        raise DeviceError(grpc.StatusCode.UNIMPLEMENTED,
-                          f"table {t.name}: {U.Type.Name(typ)} is not supported")
+        return
     by_id = {fid: (fname, ftyp) for fname, fid, ftyp in kind.fields}
     given = {}
     for df in te.data.fields:
@@ -137,7 +115,7 @@ def write(switch, t: TableInfo, typ, te: pb.TableEntry) -> None:
                               f"{[(n, i) for n, i, _t in kind.fields]})")
         fname, ftyp = by_id[df.field_id]
         given[fname] = _value(t, fname, ftyp, df)
-    if typ == U.INSERT:
+    if typ == pb.Update.INSERT:
         missing = [n for n, _i, _t in kind.fields if n not in given]
         if missing:
             raise bad_request(f"table {t.name}: INSERT needs every spec field; missing {missing}")
@@ -152,7 +130,7 @@ def write(switch, t: TableInfo, typ, te: pb.TableEntry) -> None:
 def read(switch, t: TableInfo, te: pb.TableEntry):
     kind = BY_TABLE_TYPE[t.table_type]
     obj = objects(switch, t)
-    idx = _index(t, kind, te, obj.size)
+    idx = index_of(t, te, size=obj.size)
     for i in (range(obj.size) if idx is None else (idx,)):
         ent = pb.Entity()
         out = ent.table_entry

@@ -33,6 +33,7 @@ from bfruntime.info import TableInfo, decode_int, encode_int
 from p4sim.runtime import MeterBucket
 
 from .errors import DeviceError, bad_request
+from .index_key import index_of, index_to_set
 
 PREFIX_METER = 0x85
 METER_INDEX_ID = 65555
@@ -120,40 +121,22 @@ class MeterControl:
             df.stream = encode_int(v, 64)
 
     # ---------------------------------------------------------------- Meter tables
-    def _index(self, t: TableInfo, te: pb.TableEntry, size: int) -> int | None:
-        if not (te.HasField("key") and te.key.fields):
-            return None
-        kf = te.key.fields[0]
-        if len(te.key.fields) != 1 or kf.field_id != METER_INDEX_ID or \
-                kf.WhichOneof("match_type") != "exact":
-            raise bad_request(f"meter {t.name}: the key is one exact field $METER_INDEX "
-                              f"(id {METER_INDEX_ID})")
-        i = decode_int(kf.exact.value)
-        if i >= size:
-            raise DeviceError(grpc.StatusCode.OUT_OF_RANGE,
-                              f"meter {t.name}: index {i} outside 0..{size - 1}")
-        return i
-
     def write(self, t: TableInfo, meter, typ, te: pb.TableEntry) -> None:
-        U = pb.Update
-        idx = self._index(t, te, meter.size)
-        if typ in (U.DELETE, U.RESET):
-            if idx is None:
+        def clear(i):
+            if i is None:
                 meter.cells.clear()
             else:
-                meter.cells.pop(idx, None)
-            return
+                meter.cells.pop(i, None)
+
+        idx = index_to_set(t, te, typ, clear, size=meter.size)
         if idx is None:
-            raise bad_request(f"meter {t.name}: {U.Type.Name(typ)} needs key $METER_INDEX")
-        if typ not in (U.INSERT, U.MODIFY, U.INSERT_OR_MODIFY):
-            raise DeviceError(grpc.StatusCode.UNIMPLEMENTED,
-                              f"meter {t.name}: {U.Type.Name(typ)} is not supported")
+            return
         kind = meter.spec.kind
         meter.cells[idx] = self._bucket(t.id, kind, meter.cells.get(idx),
                                         self._fields(t, kind, te.data))
 
     def read(self, t: TableInfo, meter, te: pb.TableEntry):
-        idx = self._index(t, te, meter.size)
+        idx = index_of(t, te, size=meter.size)
         for i in (range(meter.size) if idx is None else (idx,)):
             ent = pb.Entity()
             out = ent.table_entry

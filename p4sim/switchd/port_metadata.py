@@ -22,6 +22,7 @@ from bfruntime import bfruntime_pb2 as pb
 from bfruntime.info import TableInfo, decode_int, encode_int
 
 from .errors import DeviceError, bad_request
+from .index_key import index_of, index_to_set
 
 PREFIX_PORT_METADATA = 0x90
 PORT_KEY_ID = 65575
@@ -53,20 +54,6 @@ def table_json(program, pipe: str, ids) -> dict:
             "data": data, "supported_operations": [], "attributes": []}
 
 
-def _port(t: TableInfo, te: pb.TableEntry) -> int | None:
-    if not (te.HasField("key") and te.key.fields):
-        return None
-    kf = te.key.fields[0]
-    if len(te.key.fields) != 1 or kf.field_id != PORT_KEY_ID or \
-            kf.WhichOneof("match_type") != "exact":
-        raise bad_request(f"table {t.name}: the key is one exact field {PORT_KEY} "
-                          f"(id {PORT_KEY_ID})")
-    p = decode_int(kf.exact.value)
-    if p >> 9:
-        raise bad_request(f"table {t.name}: port {p} does not fit in 9 bits")
-    return p
-
-
 def _as_dict(switch, port: int) -> dict[str, int]:
     """A port's entry by field name (the 64-bit word under ``$DEFAULT_FIELD``)."""
     v = switch.port_metadata_read(port)
@@ -75,18 +62,16 @@ def _as_dict(switch, port: int) -> dict[str, int]:
 
 def write(switch, t: TableInfo, typ, te: pb.TableEntry) -> None:
     U = pb.Update
-    port = _port(t, te)
-    if typ in (U.DELETE, U.RESET):
-        if port is None:
+
+    def clear(p):
+        if p is None:
             switch.port_metadata.clear()
         else:
-            switch.port_metadata_delete(port)
-        return
+            switch.port_metadata_delete(p)
+
+    port = index_to_set(t, te, typ, clear, width=9)
     if port is None:
-        raise bad_request(f"table {t.name}: {U.Type.Name(typ)} needs key {PORT_KEY}")
-    if typ not in (U.INSERT, U.MODIFY, U.INSERT_OR_MODIFY):
-        raise DeviceError(grpc.StatusCode.UNIMPLEMENTED,
-                          f"table {t.name}: {U.Type.Name(typ)} is not supported")
+        return
     exists = port in switch.port_metadata
     if typ == U.INSERT and exists:
         raise DeviceError(grpc.StatusCode.ALREADY_EXISTS,
@@ -112,7 +97,7 @@ def write(switch, t: TableInfo, typ, te: pb.TableEntry) -> None:
 
 
 def read(switch, t: TableInfo, te: pb.TableEntry):
-    port = _port(t, te)
+    port = index_of(t, te, width=9)
     ports = sorted(switch.port_metadata) if port is None else [port]
     for p in ports:
         values = _as_dict(switch, p)
