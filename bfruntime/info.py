@@ -158,8 +158,6 @@ def _parse_data(item: dict) -> DataFieldInfo:
     # bf-p4c wraps common data fields as {"mandatory", "read_only", "singleton": {...}};
     # action parameters are flat
     inner = item.get("singleton", item)
-    if "oneof" in item:
-        raise SchemaError(f"oneof data fields are not supported ({item['oneof'][0].get('name')})")
     anns = tuple((a.get("name"), a.get("value", "")) for a in inner.get("annotations", []))
     t = inner.get("type") or {}
     return DataFieldInfo(name=inner["name"], id=int(inner["id"]), type=t.get("type", ""),
@@ -183,8 +181,11 @@ def _parse_table(tj: dict) -> TableInfo:
                                         a.get("action_scope", "TableAndDefault"), fields)
     data = {}
     for d in tj.get("data", []):
-        f = _parse_data(d)
-        data[f.name] = f
+        # a oneof (an indirect selector table's $ACTION_MEMBER_ID | $SELECTOR_GROUP_ID):
+        # each choice is a data field of its own; an entry sends one of them
+        for choice in ([dict(c, mandatory=False) for c in d["oneof"]] if "oneof" in d else [d]):
+            f = _parse_data(choice)
+            data[f.name] = f
     return TableInfo(name=tj["name"], id=int(tj["id"]), table_type=tj.get("table_type", ""),
                      size=int(tj.get("size", 0)), keys=keys, actions=actions, data=data,
                      attributes=tuple(tj.get("attributes", [])),

@@ -10,14 +10,15 @@ import sys
 
 import yaml
 
-from .control_plane import ControlPlaneMixin
 from .errors import P4SimError
 from .program import compile_file
+from .refusals import check_program
 from .switch import Switch
 
-# the control-file operations: ControlPlaneMixin's public methods (nothing else is callable)
-CONTROL_OPS = sorted(n for n in vars(ControlPlaneMixin) if not n.startswith("_") and
-                     callable(getattr(ControlPlaneMixin, n)))
+# the control-file operations: the public methods of the Switch's control-plane mixins
+# (ControlPlaneMixin and those of action profiles, RegisterParams, ...; nothing else)
+CONTROL_OPS = sorted(n for cls in Switch.__mro__[1:] if cls is not object
+                     for n in vars(cls) if not n.startswith("_") and callable(getattr(cls, n)))
 
 
 class CliError(Exception):
@@ -65,7 +66,17 @@ def describe(prog):
 
 
 def cmd_check(args):
-    for line in describe(_compile(args)):
+    """The listing of a program p4sim runs; else every construct it refuses, one
+    ``file:line:col: refused: what`` line each on stdout, and exit status 1."""
+    if not os.path.isfile(args.file):
+        raise CliError(f"{args.file}: no such P4 file")
+    prog, refused = check_program(args.file, args.include, _defines(args.define))
+    if refused:
+        for loc, what in refused:
+            print(f"{loc}: refused: {what}")
+        raise CliError(f"{args.file}: p4sim refuses {len(refused)} construct(s), listed "
+                       f"above with file:line")
+    for line in describe(prog):
         print(line)
     return 0
 
@@ -173,7 +184,8 @@ def parser():
         p.add_argument("-D", dest="define", action="append", default=[], metavar="NAME[=VALUE]",
                        help="define a preprocessor macro (repeatable)")
 
-    c = sub.add_parser("check", help="compile and list tables, registers, counters and externs")
+    c = sub.add_parser("check", help="compile and list tables, registers, counters and externs, "
+                                     "or name every construct p4sim refuses (file:line)")
     common(c)
     c.set_defaults(fn=cmd_check)
     r = sub.add_parser("run", help="run the frames of a pcap through the program")

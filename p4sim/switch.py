@@ -7,7 +7,10 @@ from collections import deque
 
 from . import filters, runtime as rt
 from .errors import P4RuntimeError, P4SimError
+from .action_profiles import PROFILE_KINDS, IndirectTable, profile_object
 from .control_plane import ControlPlaneMixin
+from .control_plane_profiles import ActionProfileControlMixin
+from .register_params import RegisterParam, RegisterParamControlMixin
 from .runtime import ExitBlock, PassContext, Reject
 
 # byte counters count the 4-byte Ethernet FCS, which the frames given to inject() lack
@@ -15,7 +18,7 @@ FCS_BYTES = 4
 ZERO8 = bytes(8)
 
 
-class Switch(ControlPlaneMixin):
+class Switch(ControlPlaneMixin, ActionProfileControlMixin, RegisterParamControlMixin):
     """One Tofino pipe running ``program``.
 
     inject() runs a frame through the whole pipeline and returns the frames that leave,
@@ -49,10 +52,11 @@ class Switch(ControlPlaneMixin):
         self.value_sets = {}
         self.lpfs = {}          # name -> p4sim.filters.Lpf
         self.wreds = {}         # name -> p4sim.filters.Wred
+        self.register_params = {}
         rng = random.Random(seed)
         for pyname, kind, spec in program.objects:
             if kind == "table":
-                obj = rt.Table(spec, ctx)
+                obj = (IndirectTable if getattr(spec, "implementation", None) else rt.Table)(spec, ctx)
                 self.tables[spec.name] = obj
             elif kind == "register":
                 obj = rt.Register(spec)
@@ -69,6 +73,10 @@ class Switch(ControlPlaneMixin):
             elif kind == "value_set":
                 obj = rt.ValueSet(spec)
                 self.value_sets[spec.name] = obj
+            elif kind == "register_param":
+                obj = self.register_params[spec.name] = RegisterParam(spec)
+            elif kind in PROFILE_KINDS:
+                obj = profile_object(kind, spec, ns)
             elif kind == "direct_meter":
                 obj = spec
             elif kind == "hash":

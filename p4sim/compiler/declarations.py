@@ -4,6 +4,7 @@ from ..errors import Loc, UnsupportedError
 from ..types import (Bits, BlockT, BoolT, EnumT, ExternT, HeaderT, IntT, StringT, StructT, VoidT,
                      same_type, wrap_value)
 from .base import Callable, Val, cval, expr_text, serr, tdesc
+from .flexible import flexible_layout, is_flexible
 
 
 class DeclarationsMixin:
@@ -68,6 +69,8 @@ class DeclarationsMixin:
                     raise UnsupportedError(f.loc, f"header '{d.name}' field '{f.name}': "
                                                   f"unsupported field type {tdesc(ft)}")
                 fields.append((f.name, ft))
+            if is_flexible(d):      # bf-p4c's wire layout (flexible.py)
+                fields = flexible_layout(fields, lambda ft: self.scalar_t(ft).width)
             ht = HeaderT(d.name, fields)
             self.types[d.name] = ht
         elif k == "struct":

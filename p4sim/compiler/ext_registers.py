@@ -202,6 +202,7 @@ class RegistersMixin:
         else:
             em.line("rv = 0")
         fc = FnCtx("ra", qual=inst.qual)
+        fc.register = reg.qual      # whose RegisterParams it reads (bfrt.json's depends_on)
         self.cov_entry("register_action", inst.qual, fn.loc, pyname, fc, em)
         self.block(fn.body, sc, fc, em)
         for s in stores:

@@ -17,6 +17,9 @@ CALL = {"Meter": "call_Meter", "DirectMeter": "call_DirectMeter", "DirectRegiste
         "call_RegisterAction", "Resubmit": "call_Resubmit"}
 INSTANTIATE.update({"Lpf": "inst_Lpf", "Wred": "inst_Wred"})      # ext_filters.py
 CALL.update({"Lpf": "call_Lpf", "Wred": "call_Wred"})
+INSTANTIATE.update(ActionProfile="inst_ActionProfile", ActionSelector="inst_ActionSelector",
+                   RegisterParam="inst_RegisterParam")
+CALL.update(RegisterParam="call_RegisterParam")
 
 
 class ExternsMixin:

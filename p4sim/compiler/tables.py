@@ -4,6 +4,7 @@ from ..errors import UnsupportedError
 from ..runtime import ActionSpec, KeySpec, TableSpec
 from ..types import Bits, BoolT, EnumT, ErrorT, wrap_value
 from .base import expr_text, serr
+from .ext_action_profiles import check_no_const_entries
 
 
 class TablesMixin:
@@ -28,11 +29,16 @@ class TablesMixin:
         props = d.props
         for p in props:
             if p not in ("key", "actions", "default_action", "size", "entries", "counters",
-                         "registers", "meters", "alpm", "atcam", "idle_timeout"):
+                         "registers", "meters", "alpm", "atcam", "idle_timeout",
+                         "implementation"):
                 raise UnsupportedError(props[p].loc, f"table '{qname}': unsupported property '{p}'")
         keys = []
         keycode = []
+        selector_keys = []
         for kd in (props["key"].value if "key" in props else []):
+            if kd.match == "selector":       # hashed to choose a group's member
+                selector_keys.append(kd)
+                continue
             kv = self.expr(kd.expr, sc, fc, None)
             kt = self.scalar_t(kv.t)
             if not isinstance(kt, (Bits, BoolT, ErrorT, EnumT)):
@@ -41,9 +47,7 @@ class TablesMixin:
             if match == "atcam_partition_index":
                 match = "exact"          # the partition index selects a partition: exact
             if match not in ("exact", "ternary", "lpm", "range"):
-                raise UnsupportedError(kd.loc, f"table '{qname}': unsupported match kind '{kd.match}'"
-                                       + (" (action selectors are not supported)"
-                                          if match == "selector" else ""))
+                raise UnsupportedError(kd.loc, f"table '{qname}': unsupported match kind '{kd.match}'")
             kname = kd.pname or expr_text(kd.expr)
             aliases = []
             ke = kd.expr
@@ -165,8 +169,12 @@ class TablesMixin:
                 else:
                     key = tuple(norm)
                 const_entries.append(((key, norm), aidx, args, prio))
+        implementation = self.table_implementation(props, qname, actions, selector_keys, sc, fc)
+        if implementation is not None:
+            check_no_const_entries(props, qname)
         spec = TableSpec(qname, keys, actions, default, dconst, const_entries, size, has_dc, d.loc,
                          direct_register, direct_meter)
+        spec.implementation = implementation   # ActionProfileSpec/ActionSelectorSpec or None
         spec.aliases = self.aliases(d.pname, qual)
         spec.direct_counter_type = dc_type     # CounterType_t member name, or None
         if qname in self.tables:
@@ -176,7 +184,8 @@ class TablesMixin:
         spec.cov_entries = cov["entries"]
         pyname = self.add_object("table", spec, "T")
         kc = "(" + "".join(f"{c}, " for c in keycode) + ")"
-        return {"pyname": pyname, "spec": spec, "keycode": kc, "keycodes": list(keycode),
+        selcode = f", {self.selector_code(selector_keys, sc, fc)}" if selector_keys else ""
+        return {"pyname": pyname, "spec": spec, "keycode": kc + selcode, "keycodes": list(keycode),
                 "qual": qname, "cov": cov}
 
     def table_points(self, qname, d, props, const_entries, nactions):

@@ -22,6 +22,10 @@ bf-p4c would say for the same program. Where the format comes from:
   bf_rt_pre_tf1.json / bf_rt_port_tf1.json / bf_rt_dev_tf1.json (open-p4studio,
   bf-drivers); only the fields the softswitch implements are listed.
 
+Action profiles and selectors (``Action``, ``Selector``, ``SelectorGetMember`` and the
+indirect match tables) are written by ``bfrt_profiles.py``, ``RegisterParam`` tables by
+``register_param_table.py``, both compared with bf-p4c's goldens like the rest.
+
 The schema does not lie: every attribute a table lists (``EntryScope`` on match tables,
 ``port_status_notif_cb`` on ``$PORT``) and every operation (``Sync`` on registers and
 counters, ``SyncCounters`` on a table with a direct counter) is served
@@ -43,6 +47,8 @@ from pathlib import Path
 
 from . import filters, meters, port_metadata
 from .learn import learn_filters
+from .bfrt_profiles import make_indirect, profile_tables
+from .register_param_table import register_param_tables
 
 # id prefixes of bf-p4c (P4Info ids for tables/actions, Tofino extension ids otherwise)
 PREFIX_ACTION = 0x01
@@ -147,15 +153,9 @@ def pipeline_name(program) -> str:
     return m.group(1) if m else "pipe"
 
 
-def _table_json(spec, pipe: str, ids: _Ids) -> dict:
-    name = f"{pipe}.{spec.name}"
-    keys = []
-    for i, k in enumerate(spec.keys, start=1):
-        keys.append(_key(i, k.name, _MATCH_TYPES[k.match], _bytes_type(k.width)))
-    if any(k.match in ("ternary", "range") for k in spec.keys):
-        keys.append(_key(MATCH_PRIORITY_ID, "$MATCH_PRIORITY", "Exact", {"type": "uint32"}))
+def _action_specs(spec_actions, ids: _Ids) -> list:
     actions = []
-    for a in spec.actions:
+    for a in spec_actions:
         scope, anns = "TableAndDefault", []
         if a.defaultonly:
             scope, anns = "DefaultOnly", [{"name": "@defaultonly"}]
@@ -166,6 +166,17 @@ def _table_json(spec, pipe: str, ids: _Ids) -> dict:
                 for j, (pname, w, _signed) in enumerate(a.params, start=1)]
         actions.append({"id": ids.get(PREFIX_ACTION, a.name), "name": a.name,
                         "action_scope": scope, "annotations": anns, "data": data})
+    return actions
+
+
+def _table_json(spec, pipe: str, ids: _Ids) -> dict:
+    name = f"{pipe}.{spec.name}"
+    keys = []
+    for i, k in enumerate(spec.keys, start=1):
+        keys.append(_key(i, k.name, _MATCH_TYPES[k.match], _bytes_type(k.width)))
+    if any(k.match in ("ternary", "range") for k in spec.keys):
+        keys.append(_key(MATCH_PRIORITY_ID, "$MATCH_PRIORITY", "Exact", {"type": "uint32"}))
+    actions = _action_specs(spec.actions, ids)
     attributes = ["EntryScope"]
     if spec.const_entries:
         attributes.append("ConstTable")
@@ -212,6 +223,11 @@ def program_schema(program, pipe: str | None = None) -> dict:
     pipe = pipe or pipeline_name(program)
     ids = _Ids()
     tables = [_table_json(program.tables[n], pipe, ids) for n in sorted(program.tables)]
+    for t, n in zip(tables, sorted(program.tables)):
+        if getattr(program.tables[n], "implementation", None) is not None:
+            make_indirect(t, program.tables[n], pipe, ids)
+    tables += profile_tables(program, pipe, ids, lambda actions: _action_specs(actions, ids))
+    tables += register_param_tables(program, pipe, ids, PREFIX_REGISTER)
     tables += [_register_json(program.registers[n], pipe, ids) for n in sorted(program.registers)]
     tables += [_counter_json(program.counters[n], pipe, ids) for n in sorted(program.counters)]
     tables += [meters.meter_table_json(program.meters[n], pipe, ids) for n in sorted(program.meters)]

@@ -39,6 +39,7 @@ Decisions where BfRuntime leaves room:
 from __future__ import annotations
 
 import threading
+from functools import partial
 from dataclasses import dataclass, field
 
 import grpc
@@ -53,13 +54,16 @@ from .bfrt_schema import fixed_schema, program_schema
 from .errors import DeviceError, bad_request as _bad
 from .index_key import index_of
 from .meters import MeterControl
+from .profile_tables import PROFILE_TABLE_TYPES, ProfileTables
+from .register_param_table import read_register_param, write_register_param
 
 U = pb.Update
 
 
 def _cp_error(e: p4sim.ControlPlaneError) -> DeviceError:
     text = str(e)
-    if "already exists" in text:
+    if "already exists" in text or "in use by" in text:
+        # a member/group still named: the driver's BF_ENTRY_REFERENCES_EXIST
         return DeviceError(grpc.StatusCode.ALREADY_EXISTS, text)
     if "no entry" in text or text.startswith("no multicast"):
         return DeviceError(grpc.StatusCode.NOT_FOUND, text)
@@ -137,6 +141,7 @@ class SoftDevice:
         self.nodes: dict[int, PreNode] = {}
         self.groups: dict[int, PreGroup] = {}
         self.attributes = TableAttributes(self.table)
+        self.profiles = ProfileTables(self)
         self._objects = {}
         for t in self.info.tables.values():
             short = t.name.split(".", 1)[1] if "." in t.name else t.name
@@ -148,6 +153,10 @@ class SoftDevice:
                 self._objects[t.id] = sw.counters[short]
             elif t.table_type == "Meter":
                 self._objects[t.id] = sw.meters[short]
+            elif t.table_type == "RegisterParam":
+                self._objects[t.id] = sw.register_param(short)
+            elif t.table_type in PROFILE_TABLE_TYPES:
+                self._objects[t.id] = self.profiles.object_for(t, short)
         self.meters = MeterControl(sw)
 
     def device_configuration(self) -> dict:
@@ -204,7 +213,9 @@ class SoftDevice:
                    "PreMgid": self._write_pre_mgid, "PortConfigure": self._write_port,
                    "PortStat": self._write_port_stat,
                    "DevConfigure": self._write_read_only,
-                   "PortStrInfo": self._write_read_only}[t.table_type]
+                   "PortStrInfo": self._write_read_only,
+                   **dict.fromkeys(PROFILE_TABLE_TYPES, self.profiles.write),
+                   "RegisterParam": partial(write_register_param, self)}[t.table_type]
         with self.lock:
             try:
                 handler(t, update.type, te)
@@ -230,7 +241,10 @@ class SoftDevice:
                               "PortConfigure": self._read_port,
                               "PortStat": self._read_port_stat,
                               "DevConfigure": self._read_dev_config,
-                              "PortStrInfo": self._read_port_str_info}[t.table_type]
+                              "PortStrInfo": self._read_port_str_info,
+                              **dict.fromkeys(PROFILE_TABLE_TYPES, self.profiles.read),
+                              "RegisterParam": partial(read_register_param, self)
+                              }[t.table_type]
                     return list(reader(t, te))
                 if kind == "table_usage":
                     return [self._read_usage(entity.table_usage)]
@@ -430,30 +444,7 @@ class SoftDevice:
             result = p4t.default_result
         else:
             result = e.result
-            keys = p4t.spec.keys
-            fields = out.key.fields
-            for ks, (kind, a, b) in zip(keys, e.match):
-                ki = t.key(ks.name)
-                full = (1 << ks.width) - 1
-                kf = fields.add()
-                kf.field_id = ki.id
-                if ks.match == "exact":
-                    kf.exact.value = encode_int(a & full, ks.width)
-                elif ks.match == "ternary":
-                    kf.ternary.value = encode_int(a & full, ks.width)
-                    kf.ternary.mask = encode_int(b & full, ks.width)
-                elif ks.match == "lpm":
-                    kf.lpm.value = encode_int(a & full, ks.width)
-                    kf.lpm.prefix_len = bin(b & full).count("1")
-                else:
-                    if kind != 2:   # a const entry's default (_) on a range key
-                        a, b = 0, full
-                    kf.range.low = encode_int(max(a, 0) & full, ks.width)
-                    kf.range.high = encode_int(min(b, full) & full, ks.width)
-            if any(k.name == "$MATCH_PRIORITY" for k in t.keys):
-                kf = fields.add()
-                kf.field_id = t.key("$MATCH_PRIORITY").id
-                kf.exact.value = encode_int(max(e.prio, 0), 32)
+            self._key_proto(t, p4t, e, out)
         aspec = p4t.spec.actions[result[1]]
         ai = t.action(aspec.name)
         out.data.action_id = ai.id
@@ -471,6 +462,32 @@ class SoftDevice:
         if p4t.spec.direct_meter is not None and not default:
             MeterControl.add_fields(p4t.spec.direct_meter.kind, e.meter, out.data)
         return ent
+
+    def _key_proto(self, t: TableInfo, p4t, e, out: pb.TableEntry) -> None:
+        """The key fields (and ``$MATCH_PRIORITY``) of entry ``e`` into ``out``."""
+        fields = out.key.fields
+        for ks, (kind, a, b) in zip(p4t.spec.keys, e.match):
+            ki = t.key(ks.name)
+            full = (1 << ks.width) - 1
+            kf = fields.add()
+            kf.field_id = ki.id
+            if ks.match == "exact":
+                kf.exact.value = encode_int(a & full, ks.width)
+            elif ks.match == "ternary":
+                kf.ternary.value = encode_int(a & full, ks.width)
+                kf.ternary.mask = encode_int(b & full, ks.width)
+            elif ks.match == "lpm":
+                kf.lpm.value = encode_int(a & full, ks.width)
+                kf.lpm.prefix_len = bin(b & full).count("1")
+            else:
+                if kind != 2:   # a const entry's default (_) on a range key
+                    a, b = 0, full
+                kf.range.low = encode_int(max(a, 0) & full, ks.width)
+                kf.range.high = encode_int(min(b, full) & full, ks.width)
+        if any(k.name == "$MATCH_PRIORITY" for k in t.keys):
+            kf = fields.add()
+            kf.field_id = t.key("$MATCH_PRIORITY").id
+            kf.exact.value = encode_int(max(e.prio, 0), 32)
 
     def _find_entry(self, t: TableInfo, p4t, te):
         """The entry whose key ``te.key`` gives (a TableEntry or a HandleId)."""
@@ -535,7 +552,8 @@ class SoftDevice:
     def _read_usage(self, tu: pb.TableUsage) -> pb.Entity:
         t = self.table(tu.table_id)
         obj = self._objects.get(t.id)
-        if t.table_type == "MatchAction_Direct":
+        if t.table_type in ("MatchAction_Direct", "MatchAction_Indirect",
+                            "MatchAction_Indirect_Selector"):
             n = len(obj.entries)
         elif t.table_type == "PreNode":
             n = len(self.nodes)

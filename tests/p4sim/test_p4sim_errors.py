@@ -21,13 +21,16 @@ def compile_with(snippet, where=ANCHOR):
 
 
 @pytest.mark.parametrize("snippet,exc,words", [
-    ("    ActionProfile(16) ap;\n", p4sim.UnsupportedError, "unsupported extern 'ActionProfile'"),
+    ("    Hash<bit<16>>(HashAlgorithm_t.CRC16) h0; Register<bit<1>, bit<8>>(4) r0; "
+     "ActionSelector(16, h0, SelectorMode_t.FAIR, r0) s0;\n",
+     p4sim.UnsupportedError, "stateful ActionSelector"),
     ("    DirectLpf<bit<16>>() dlpf;\n", p4sim.UnsupportedError, "'DirectLpf'"),
     ("    MathUnit<bit<16>>(MathOp_t.SQR, 1) mu;\n", p4sim.UnsupportedError, "'MathUnit'"),
-    ("    RegisterParam<bit<32>>(5) rp;\n", p4sim.UnsupportedError, "'RegisterParam'"),
-    ("    Hash<bit<16>>(HashAlgorithm_t.CRC16) h; ActionProfile(4) ap2; "
-     "ActionSelector(ap2, h, SelectorMode_t.FAIR, 4, 4) sel;\n",
-     p4sim.UnsupportedError, "'ActionProfile'"),
+    ("    RegisterParam<bit<32>>(5) rp; action a() { hdr.ethernet.dst_addr = (bit<48>)rp.read(); }\n",
+     p4sim.P4SemanticError, "read() outside a RegisterAction"),
+    ("    Hash<bit<16>>(HashAlgorithm_t.CRC16) h; ActionProfile(4) ap2; Register<bit<1>, bit<8>>(4) r; "
+     "ActionSelector(ap2, h, SelectorMode_t.FAIR, r, 4, 4) sel;\n",
+     p4sim.UnsupportedError, "stateful ActionSelector"),
     ("    value_set<bit<8>>(4) vs;\n", p4sim.UnsupportedError, "'value_set'"),
     ("    action a() { hdr.ethernet.dst_addr = hdr.ethernet.ether_type; }\n",
      p4sim.P4SemanticError, "bit<48>"),
@@ -36,9 +39,12 @@ def compile_with(snippet, where=ANCHOR):
     ("    action a() { bit<8> x = hdr.ethernet.ether_type[16:0]; }\n", p4sim.P4SemanticError,
      "slice [16:0] out of range for bit<16>"),
     ("    table t { key = { hdr.ethernet.dst_addr : exact; } actions = { NoAction; } "
-     "implementation = foo; }\n", p4sim.UnsupportedError, "unsupported property 'implementation'"),
+     "idle = 1; }\n", p4sim.UnsupportedError, "unsupported property 'idle'"),
     ("    table t { key = { hdr.ethernet.dst_addr : selector; } actions = { NoAction; } }\n",
-     p4sim.UnsupportedError, "match kind 'selector'"),
+     p4sim.P4SemanticError, "a selector key needs implementation = an ActionSelector"),
+    ("    ActionProfile(4) ap3; table t { key = { hdr.ethernet.dst_addr : exact; } "
+     "actions = { NoAction; } implementation = ap3; const entries = { 1 : NoAction(); } }\n",
+     p4sim.UnsupportedError, "const entries on a table with an action profile"),
     ("    action a() { for (bit<8> i = 0; i < 3; i = i + 1) { } }\n", p4sim.UnsupportedError, "'for'"),
 ])
 def test_front_end_errors_are_located(snippet, exc, words):

@@ -19,14 +19,18 @@ sys.path.insert(0, str(REPO / "tests" / "p4src"))
 from bf_p4c_finder import find_bf_p4c  # noqa: E402
 
 PTF_DIR = Path(__file__).resolve().parent / "ptf"
-OWN_PROGRAMS = ("exact_mcast", "register_counter", "digest_learn", "meters",
-                "port_metadata", "entry_handles", "lpf_wred")
+OWN_PROGRAMS = ("exact_mcast", "register_counter", "action_selector", "register_param",
+                "flexible", "digest_learn", "meters", "port_metadata", "entry_handles",
+                "lpf_wred")
 # name: (program, its PTF test directory); the program's p4 name is the key
 RUNS = {name: (PTF_DIR / name / f"{name}.p4", PTF_DIR / name) for name in OWN_PROGRAMS}
 RUNS["atp"] = (REPO / "p4src" / "atp.p4", PTF_DIR / "atp")
-EXPECTED_TESTS = {"exact_mcast": 2, "register_counter": 1, "atp": 1, "digest_learn": 1,
-                  "meters": 3, "port_metadata": 1,
-                  "entry_handles": 1, "lpf_wred": 2}   # runTest classes
+EXPECTED_TESTS = {"exact_mcast": 2, "register_counter": 1, "atp": 1,
+                  "action_selector": 2, "register_param": 1, "flexible": 1,
+                  "digest_learn": 1, "meters": 3, "port_metadata": 1, "entry_handles": 1,
+                  "lpf_wred": 2}   # runTest classes
+
+FLEXIBLE_GOLDEN = "bf-p4c-flexible_packing.log"
 
 pytestmark = pytest.mark.xdist_group("softswitch-veth")
 
@@ -56,12 +60,19 @@ def test_bf_p4c_compiles_the_ptf_programs(name, tmp_path):
     if bf_p4c is None:
         pytest.skip("no bf-p4c found; looked at: " + "; ".join(looked))
     program = PTF_DIR / name / f"{name}.p4"
-    done = subprocess.run([bf_p4c, "--target", "tofino", "--arch", "tna", "-o",
+    # a program with @flexible headers keeps bf-p4c's packing log as a golden (-g
+    # writes it), which tests/p4sim/test_p4sim_flexible.py compares with p4sim's layout
+    golden = PTF_DIR / name / FLEXIBLE_GOLDEN
+    debug = ["-g"] if golden.exists() else []
+    done = subprocess.run([bf_p4c, "--target", "tofino", "--arch", "tna", *debug, "-o",
                            str(tmp_path / "out"), str(program)],
                           capture_output=True, text=True, timeout=1800)
     out = done.stdout + done.stderr
     assert done.returncode == 0 and "0 errors" in out, out[-3000:]
     assert (tmp_path / "out" / "bfrt.json").exists()
+    if debug:
+        log = tmp_path / "out" / "pipe" / "logs" / "flexible_packing.log"
+        assert log.read_text() == golden.read_text()
 
 
 def test_a_thrift_pd_test_is_skipped_naming_pd_base_tests(sde_python, tmp_path):

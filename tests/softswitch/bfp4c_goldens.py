@@ -39,6 +39,9 @@ PROGRAMS = {
     "port_metadata": SDE_PTF / "port_metadata" / "port_metadata.p4",
     "entry_handles": SDE_PTF / "entry_handles" / "entry_handles.p4",
     "lpf_wred": SDE_PTF / "lpf_wred" / "lpf_wred.p4",
+    "action_selector": REPO / "tests" / "sde_ptf" / "ptf" / "action_selector" / "action_selector.p4",
+    "action_selector_deprecated": HERE / "programs" / "action_selector_deprecated.p4",
+    "register_param": REPO / "tests" / "sde_ptf" / "ptf" / "register_param" / "register_param.p4",
 }
 
 

@@ -30,7 +30,8 @@ def _names(doc):
             out.add(("action", t["name"], a["name"], a["action_scope"]))
             out |= {("param", t["name"], a["name"], d["name"], d["type"].get("width"))
                     for d in a["data"]}
-        out |= {("data", t["name"], d["singleton"]["name"]) for d in t["data"]}
+        out |= {("data", t["name"], s["name"]) for d in t["data"]
+                for s in ([d["singleton"]] if "singleton" in d else d["oneof"])}
     return out
 
 
