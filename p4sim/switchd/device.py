@@ -2,8 +2,9 @@
 
 Every table the schema names (``bfrt_schema``) has a handler here: match-action tables,
 registers, counters, meters (``meters.py``, also direct-meter fields),
-``$PORT_METADATA`` (``port_metadata.py``), Lpf and Wred (``filters.py``), the PRE (``$pre.mgid``/``$pre.node``), the ``$PORT`` family and
-``device_configuration``. Ids on the
+``$PORT_METADATA`` (``port_metadata.py``), Lpf and Wred (``filters.py``), the PRE
+(``$pre.mgid``/``$pre.node``), the ``$PORT`` family and ``device_configuration``; digests
+leave as learn messages (``learn.py``). Ids on the
 wire are resolved through the same :class:`bfruntime.info.BfrtInfo` a client uses, so
 server and client cannot disagree about a name.
 
