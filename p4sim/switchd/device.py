@@ -53,7 +53,7 @@ from . import filters, handles, learn, port_metadata
 from .attributes import TableAttributes
 from .bfrt_schema import fixed_schema, program_schema
 from .errors import DeviceError, bad_request as _bad
-from .index_key import index_of
+from .index_key import index_entities, index_of
 from .meters import MeterControl
 from .profile_tables import PROFILE_TABLE_TYPES, ProfileTables
 from .register_param_table import read_register_param, write_register_param
@@ -652,20 +652,11 @@ class SoftDevice:
 
     def _read_register(self, t: TableInfo, te: pb.TableEntry):
         reg = self._objects[t.id]
-        idx = self._index(t, te, reg.size)
-        indices = range(reg.size) if idx is None else (idx,)
         fids = [(t.data[f"{t.name.split('.', 1)[1]}.{f[0] or 'f1'}"].id, f[1], d)
                 for f, d in zip(reg.spec.fields, reg.data)]
-        kid = t.keys[0].id
-        for i in indices:
-            ent = pb.Entity()
-            out = ent.table_entry
-            out.table_id = t.id
-            kf = out.key.fields.add()
-            kf.field_id = kid
-            kf.exact.value = encode_int(i, 32)
+        for i, ent in index_entities(t, te, reg.size):
             for fid, w, d in fids:
-                df = out.data.fields.add()
+                df = ent.table_entry.data.fields.add()
                 df.field_id = fid
                 df.stream = encode_int(d[i] & ((1 << w) - 1), w)
             yield ent
@@ -691,18 +682,11 @@ class SoftDevice:
 
     def _read_counter(self, t: TableInfo, te: pb.TableEntry):
         c = self._objects[t.id]
-        idx = self._index(t, te, c.size)
-        for i in (range(c.size) if idx is None else (idx,)):
-            ent = pb.Entity()
-            out = ent.table_entry
-            out.table_id = t.id
-            kf = out.key.fields.add()
-            kf.field_id = t.keys[0].id
-            kf.exact.value = encode_int(i, 32)
+        for i, ent in index_entities(t, te, c.size):
             for name, v in (("$COUNTER_SPEC_BYTES", c.bytes[i]), ("$COUNTER_SPEC_PKTS", c.packets[i])):
                 if name not in t.data:
                     continue
-                df = out.data.fields.add()
+                df = ent.table_entry.data.fields.add()
                 df.field_id = t.data[name].id
                 df.stream = encode_int(v, 64)
             yield ent

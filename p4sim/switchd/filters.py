@@ -26,7 +26,7 @@ from bfruntime.info import TableInfo, decode_int, encode_int
 from p4sim.errors import ControlPlaneError
 
 from .errors import bad_request
-from .index_key import index_of, index_to_set
+from .index_key import index_entities, index_to_set
 
 
 @dataclass(frozen=True)
@@ -130,14 +130,8 @@ def write(switch, t: TableInfo, typ, te: pb.TableEntry) -> None:
 def read(switch, t: TableInfo, te: pb.TableEntry):
     kind = BY_TABLE_TYPE[t.table_type]
     obj = objects(switch, t)
-    idx = index_of(t, te, size=obj.size)
-    for i in (range(obj.size) if idx is None else (idx,)):
-        ent = pb.Entity()
+    for i, ent in index_entities(t, te, obj.size):
         out = ent.table_entry
-        out.table_id = t.id
-        kf = out.key.fields.add()
-        kf.field_id = kind.index[1]
-        kf.exact.value = encode_int(i, 32)
         for (_n, fid, ftyp), v in zip(kind.fields, obj.get(i)):
             df = out.data.fields.add()
             df.field_id = fid

@@ -7,7 +7,7 @@ from __future__ import annotations
 import grpc
 
 from bfruntime import bfruntime_pb2 as pb
-from bfruntime.info import TableInfo, decode_int
+from bfruntime.info import TableInfo, decode_int, encode_int
 
 from .errors import DeviceError, bad_request
 
@@ -51,3 +51,16 @@ def index_to_set(t: TableInfo, te: pb.TableEntry, typ, clear, *, size: int | Non
     if i is None:
         raise bad_request(f"table {t.name}: {U.Type.Name(typ)} needs key {t.keys[0].name}")
     return i
+
+
+def index_entities(t: TableInfo, te: pb.TableEntry, size: int):
+    """A read of such a table: ``(index, answer)`` for the index the entry names (every
+    index without a key), the answer an Entity with the table id and key filled in."""
+    i = index_of(t, te, size=size)
+    for j in (range(size) if i is None else (i,)):
+        ent = pb.Entity()
+        ent.table_entry.table_id = t.id
+        kf = ent.table_entry.key.fields.add()
+        kf.field_id = t.keys[0].id
+        kf.exact.value = encode_int(j, 32)
+        yield j, ent

@@ -33,7 +33,7 @@ from bfruntime.info import TableInfo, decode_int, encode_int
 from p4sim.runtime import MeterBucket
 
 from .errors import DeviceError, bad_request
-from .index_key import index_of, index_to_set
+from .index_key import index_entities, index_to_set
 
 PREFIX_METER = 0x85
 METER_INDEX_ID = 65555
@@ -136,15 +136,8 @@ class MeterControl:
                                         self._fields(t, kind, te.data))
 
     def read(self, t: TableInfo, meter, te: pb.TableEntry):
-        idx = index_of(t, te, size=meter.size)
-        for i in (range(meter.size) if idx is None else (idx,)):
-            ent = pb.Entity()
-            out = ent.table_entry
-            out.table_id = t.id
-            kf = out.key.fields.add()
-            kf.field_id = METER_INDEX_ID
-            kf.exact.value = encode_int(i, 32)
-            self.add_fields(meter.spec.kind, meter.cells.get(i), out.data)
+        for i, ent in index_entities(t, te, meter.size):
+            self.add_fields(meter.spec.kind, meter.cells.get(i), ent.table_entry.data)
             yield ent
 
     # ---------------------------------------------------------------- direct meters
