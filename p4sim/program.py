@@ -30,6 +30,7 @@ class Program:
         self.meters = comp.meters
         self.value_sets = comp.value_sets
         self.pipeline_name = comp.pipeline_name
+        self.block_names = comp.block_names
         self.ucast_flag = comp.ucast_flag
         self.mcast_flags = comp.mcast_flags
         self.port_md_fields = comp.port_md_fields

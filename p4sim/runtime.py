@@ -637,7 +637,7 @@ class MeterBucket:
     timestamps.  Rates/bursts as BfRt gives them: PACKETS meters in packets/s and
     packets, BYTES meters in kbit/s and kbit.  Tokens are integers (1e-9 packet or
     1e-6 bit per unit), both buckets start full; no floating point, so runs repeat."""
-    __slots__ = ("cir", "cbs", "pir", "pbs", "tc", "tp", "last", "per_byte")
+    __slots__ = ("cir", "cbs", "pir", "pbs", "tc", "tp", "last", "per_byte", "adjust")
 
     def __init__(self, kind, cir, cbs, pir, pbs):
         for what, v in (("cir", cir), ("cbs", cbs), ("pir", pir), ("pbs", pbs)):
@@ -648,6 +648,7 @@ class MeterBucket:
         self.cbs, self.pbs = cbs * 10**9, pbs * 10**9
         self.tc, self.tp, self.last = self.cbs, self.pbs, None
         self.per_byte = kind == "BYTES"
+        self.adjust = 0         # bytes added to every frame (BfRt's MeterByteCountAdjust)
 
     def color(self, ts, nbytes, color_in):
         """0 green, 1 yellow, 3 red (MeterColor_t); color_in as for a colour-aware meter."""
@@ -685,7 +686,7 @@ def meter_result(spec, bucket, ctx, color_in, adjust):
     if bucket is None:
         c = 0
     else:
-        c = bucket.color(ctx.ts, ctx.pkt_len + adjust, color_in)
+        c = bucket.color(ctx.ts, ctx.pkt_len + adjust + bucket.adjust, color_in)
     return spec.colors[0 if c == 0 else (1 if c == 1 else 2)]
 
 

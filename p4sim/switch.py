@@ -5,7 +5,7 @@ import random
 import struct
 from collections import deque
 
-from . import runtime as rt
+from . import filters, runtime as rt
 from .errors import P4RuntimeError, P4SimError
 from .action_profiles import PROFILE_KINDS, IndirectTable, profile_object
 from .control_plane import ControlPlaneMixin
@@ -50,6 +50,8 @@ class Switch(ControlPlaneMixin, ActionProfileControlMixin, RegisterParamControlM
         self.counters = {}
         self.meters = {}
         self.value_sets = {}
+        self.lpfs = {}          # name -> p4sim.filters.Lpf
+        self.wreds = {}         # name -> p4sim.filters.Wred
         self.register_params = {}
         rng = random.Random(seed)
         for pyname, kind, spec in program.objects:
@@ -86,6 +88,11 @@ class Switch(ControlPlaneMixin, ActionProfileControlMixin, RegisterParamControlM
                 obj = rt.ChecksumUnit()
             elif kind == "digest":
                 obj = rt.DigestUnit(spec[0], spec[1], self._digests)
+            elif kind == "lpf":
+                obj = self.lpfs[spec.name] = filters.Lpf(spec, ctx)
+            elif kind == "wred":
+                obj = self.wreds[spec.name] = filters.Wred(spec, ctx,
+                                                           random.Random(rng.getrandbits(64)))
             else:
                 raise P4SimError(f"internal: unknown object kind {kind}")
             ns[pyname] = obj

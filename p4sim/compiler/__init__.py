@@ -28,6 +28,7 @@ from .ext_registers import RegistersMixin
 from .ext_hashes import HashesMixin
 from .ext_counters import CountersMixin
 from .ext_deparser import DeparserExternsMixin
+from .ext_filters import FiltersMixin
 from .ext_action_profiles import ActionProfilesMixin
 from .ext_register_params import RegisterParamsMixin
 from .core import CompilerCore
@@ -35,6 +36,6 @@ from .core import CompilerCore
 
 class Compiler(DeclarationsMixin, ControlsMixin, TablesMixin, ParsersMixin, PacketIOMixin,
                StatementsMixin, CallsMixin, ExpressionsMixin, OperatorsMixin, ExternsMixin,
-               RegistersMixin, HashesMixin, CountersMixin, DeparserExternsMixin,
+               RegistersMixin, HashesMixin, CountersMixin, DeparserExternsMixin, FiltersMixin,
                ActionProfilesMixin, RegisterParamsMixin, CompilerCore):
     """P4 declarations -> generated Python source + the specs of tables, registers, ..."""

@@ -42,6 +42,7 @@ class CompilerCore:
         self.port_md_fields = None  # [(name, width)] of the port_metadata_unpack<T> type
         self.instances = []
         self.pipeline = None
+        self.block_names = None     # type names of the Pipeline's six blocks
         self.layout = {}
         self.cur_loc = None
         self.compiled_blocks = set()

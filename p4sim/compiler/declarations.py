@@ -154,6 +154,7 @@ class DeclarationsMixin:
             raise UnsupportedError(ploc, "Pipeline needs 6 blocks (ingress parser, ingress, "
                                          "ingress deparser, egress parser, egress, egress deparser)")
         blocks = [self.block_of(x, "Pipeline") for x in pargs]
+        self.block_names = [b.name for b in blocks]
         kinds = ["parser", "control", "control", "parser", "control", "control"]
         for b, kd, x in zip(blocks, kinds, pargs):
             if b.k != kd:

@@ -23,7 +23,10 @@ class DeparserExternsMixin:
         dt = t.targs[0] if t.targs else None
         if not isinstance(dt, (StructT, HeaderT)) or any(ft.composite for _, ft in dt.fields):
             raise UnsupportedError(d.loc, f"Digest '{qual}' needs a struct of scalar fields")
-        inst.pyname = self.add_object("digest", (qual, [f for f, _ in dt.fields]), "DG")
+        # (name, field names, field widths): the widths give BfRt's learn fields
+        inst.pyname = self.add_object("digest", (qual, [f for f, _ in dt.fields],
+                                                 [self.scalar_t(ft).width for _, ft in dt.fields]),
+                                      "DG")
         inst.info["t"] = dt
 
     def call_Digest(self, inst, m, e, args, sc, fc, em, loc):

@@ -15,6 +15,8 @@ CALL = {"Meter": "call_Meter", "DirectMeter": "call_DirectMeter", "DirectRegiste
         "DirectCounter": "call_DirectCounter", "Hash": "call_Hash", "Mirror": "call_Mirror",
         "Random": "call_Random", "Register": "call_Register", "RegisterAction":
         "call_RegisterAction", "Resubmit": "call_Resubmit"}
+INSTANTIATE.update({"Lpf": "inst_Lpf", "Wred": "inst_Wred"})      # ext_filters.py
+CALL.update({"Lpf": "call_Lpf", "Wred": "call_Wred"})
 INSTANTIATE.update(ActionProfile="inst_ActionProfile", ActionSelector="inst_ActionSelector",
                    RegisterParam="inst_RegisterParam")
 CALL.update(RegisterParam="call_RegisterParam")

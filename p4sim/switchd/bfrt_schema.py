@@ -32,8 +32,9 @@ counters, ``SyncCounters`` on a table with a direct counter) is served
 (``p4sim/switchd/attributes.py``, ``server.py``).
 
 Not written (the softswitch has nothing behind them): bf-p4c's internal tables
-(``pipe.snapshot.*``, ``tbl_dbg_counter``, ``pipe.<Parser>.$PORT_METADATA``) and learn
-filters (``learn_filters`` is empty). Differences from bf-p4c that p4sim's program
+(``pipe.snapshot.*``, ``tbl_dbg_counter``). Learn filters (digests): ``learn.py``;
+meters: ``meters.py``; Lpf and Wred: ``filters.py``; ``pipe.<Parser>.$PORT_METADATA``:
+``port_metadata.py``. Differences from bf-p4c that p4sim's program
 model forces: objects renamed with ``@name`` keep their declared name (and with a p4sim
 that does not record a counter's CounterType, both counter fields are listed).
 """
@@ -44,6 +45,8 @@ import json
 import re
 from pathlib import Path
 
+from . import filters, meters, port_metadata
+from .learn import learn_filters
 from .bfrt_profiles import make_indirect, profile_tables
 from .register_param_table import register_param_tables
 
@@ -179,6 +182,9 @@ def _table_json(spec, pipe: str, ids: _Ids) -> dict:
         attributes.append("ConstTable")
     data = _counter_data(getattr(spec, "direct_counter_type", None)) \
         if spec.has_direct_counter else []
+    if spec.direct_meter is not None:
+        data += meters.spec_data_json(spec.direct_meter.kind)
+        attributes.insert(0, meters.ATTRIBUTE)
     return {"name": name, "id": ids.get(PREFIX_TABLE, name), "table_type": "MatchAction_Direct",
             "size": spec.size or DEFAULT_TABLE_SIZE, "annotations": [], "depends_on": [],
             "has_const_default_action": bool(spec.default_const), "key": keys,
@@ -224,7 +230,11 @@ def program_schema(program, pipe: str | None = None) -> dict:
     tables += register_param_tables(program, pipe, ids, PREFIX_REGISTER)
     tables += [_register_json(program.registers[n], pipe, ids) for n in sorted(program.registers)]
     tables += [_counter_json(program.counters[n], pipe, ids) for n in sorted(program.counters)]
-    return {"schema_version": "1.0.0", "tables": tables, "learn_filters": []}
+    tables += [meters.meter_table_json(program.meters[n], pipe, ids) for n in sorted(program.meters)]
+    tables += filters.tables_json(program, pipe, ids)
+    tables.append(port_metadata.table_json(program, pipe, ids))
+    return {"schema_version": "1.0.0", "tables": tables,
+            "learn_filters": [lf.json() for lf in learn_filters(program, pipe, ids)]}
 
 
 def fixed_schema(nports: int = 512) -> dict:

@@ -1,8 +1,10 @@
 """BfRuntime entities applied to a p4sim Switch: the device behind the gRPC server.
 
 Every table the schema names (``bfrt_schema``) has a handler here: match-action tables,
-registers, counters, the PRE (``$pre.mgid``/``$pre.node``), the ``$PORT`` family and
-``device_configuration``. Ids on the
+registers, counters, meters (``meters.py``, also direct-meter fields),
+``$PORT_METADATA`` (``port_metadata.py``), Lpf and Wred (``filters.py``), the PRE
+(``$pre.mgid``/``$pre.node``), the ``$PORT`` family and ``device_configuration``; digests
+leave as learn messages (``learn.py``). Ids on the
 wire are resolved through the same :class:`bfruntime.info.BfrtInfo` a client uses, so
 server and client cannot disagree about a name.
 
@@ -27,6 +29,10 @@ Decisions where BfRuntime leaves room:
   ``external_port_list`` and their count as ``num_front_ports``, the recirculation port
   as ``recirc_port_list``, no internal or Ethernet CPU ports, ``sku`` UNKNOWN (it is no
   Tofino part) and no ``pcie_cpu_port`` (it has none, so the field is not in its schema).
+- MODIFY of a match entry keeps its direct counter unless the ``reset_stats`` flag is
+  set, as bf_switchd does (the SDE client's ``entry_mod`` sets it by default); entry
+  handles and reads by handle: ``handles.py``. ``ignore_not_found`` (DELETE only, as in
+  bf_switchd): ``server.py``.
 - ``from_hw`` makes no difference because p4sim has no software shadow. Table
   attributes and operations: ``attributes.py``.
 """
@@ -43,9 +49,12 @@ import p4sim
 from bfruntime import bfruntime_pb2 as pb
 from bfruntime.info import BfrtInfo, SchemaError, TableInfo, decode_int, encode_int
 
+from . import filters, handles, learn, port_metadata
 from .attributes import TableAttributes
 from .bfrt_schema import fixed_schema, program_schema
 from .errors import DeviceError, bad_request as _bad
+from .index_key import index_entities, index_of
+from .meters import MeterControl
 from .profile_tables import PROFILE_TABLE_TYPES, ProfileTables
 from .register_param_table import read_register_param, write_register_param
 
@@ -121,6 +130,8 @@ class SoftDevice:
         self.info = BfrtInfo(p4_name, self.schema, self.fixed)
         self.lock = threading.RLock()
         self.port_listeners: list = []     # callables (port, up) for StreamChannel
+        self.learns = learn.from_schema(self.schema)   # p4sim digest name -> LearnFilter
+        self.digest_listeners: list = []   # callables (LearnFilter, [entries]) (learn.py)
         self._build()
 
     def _build(self) -> None:
@@ -141,10 +152,13 @@ class SoftDevice:
                 self._objects[t.id] = sw.registers[short]
             elif t.table_type == "Counter":
                 self._objects[t.id] = sw.counters[short]
+            elif t.table_type == "Meter":
+                self._objects[t.id] = sw.meters[short]
             elif t.table_type == "RegisterParam":
                 self._objects[t.id] = sw.register_param(short)
             elif t.table_type in PROFILE_TABLE_TYPES:
                 self._objects[t.id] = self.profiles.object_for(t, short)
+        self.meters = MeterControl(sw)
 
     def device_configuration(self) -> dict:
         """The values of ``tf1.dev.device_configuration`` (see the module docstring)."""
@@ -172,8 +186,13 @@ class SoftDevice:
         """Apply one Update; raises DeviceError."""
         kind = update.entity.WhichOneof("entity")
         if kind == "table_attribute":
+            ta = update.entity.table_attribute
             with self.lock:
-                self.attributes.write(update.entity.table_attribute)
+                if ta.WhichOneof("attribute") == "byte_count_adj":
+                    self.meters.write_adjust(self.table(ta.table_id), self._objects,
+                                             ta.byte_count_adj.byte_count_adjust)
+                else:
+                    self.attributes.write(ta)
             return
         if kind == "table_operation":
             self.attributes.run_operation(update.entity.table_operation)
@@ -189,6 +208,9 @@ class SoftDevice:
         t = self.table(te.table_id)
         handler = {"MatchAction_Direct": self._write_match, "Register": self._write_register,
                    "Counter": self._write_counter, "PreNode": self._write_pre_node,
+                   "Meter": self._write_meter,
+                   "PortMetadata": lambda t, typ, te: port_metadata.write(self.switch, t, typ, te),
+                   "Lpf": self._write_filter, "Wred": self._write_filter,
                    "PreMgid": self._write_pre_mgid, "PortConfigure": self._write_port,
                    "PortStat": self._write_port_stat,
                    "DevConfigure": self._write_read_only,
@@ -213,6 +235,9 @@ class SoftDevice:
                     t = self.table(te.table_id)
                     reader = {"MatchAction_Direct": self._read_match,
                               "Register": self._read_register, "Counter": self._read_counter,
+                              "Meter": self._read_meter,
+                              "PortMetadata": lambda t, te: port_metadata.read(self.switch, t, te),
+                              "Lpf": self._read_filter, "Wred": self._read_filter,
                               "PreNode": self._read_pre_node, "PreMgid": self._read_pre_mgid,
                               "PortConfigure": self._read_port,
                               "PortStat": self._read_port_stat,
@@ -226,8 +251,13 @@ class SoftDevice:
                     return [self._read_usage(entity.table_usage)]
                 if kind == "object_id":
                     return [self._read_object_id(entity.object_id)]
+                if kind == "handle":
+                    return [self._read_handle(entity.handle)]
                 if kind == "table_attribute":
-                    return [self.attributes.read(entity.table_attribute)]
+                    ta = entity.table_attribute
+                    if ta.WhichOneof("attribute") == "byte_count_adj":
+                        return [self.meters.read_adjust(self.table(ta.table_id))]
+                    return [self.attributes.read(ta)]
             except p4sim.ControlPlaneError as e:
                 raise _cp_error(e) from None
             except SchemaError as e:
@@ -235,7 +265,7 @@ class SoftDevice:
         raise DeviceError(grpc.StatusCode.UNIMPLEMENTED,
                           f"reading a {kind or 'empty'} entity is not supported by the "
                           f"softswitch (table_entry, table_usage, object_id, "
-                          f"table_attribute)")
+                          f"table_attribute, handle)")
 
     # ------------------------------------------------------------------ data path
     def inject(self, port: int, frame: bytes, timestamp_ns: int, queue_depth: int = 0):
@@ -250,6 +280,7 @@ class SoftDevice:
             finally:
                 if st is not None:
                     st.rx += 1
+                self._deliver_digests()
             sent = []
             for p, f in out:
                 s = self.ports.get(p)
@@ -258,6 +289,15 @@ class SoftDevice:
                     if s is not None:
                         s.tx += 1
         return sent
+
+    def _deliver_digests(self) -> None:
+        """The packet's digests, per learn filter, to the listeners (learn.py)."""
+        by_filter: dict[str, list] = {}
+        for name, values in self.switch.digests():
+            by_filter.setdefault(name, []).append(values)
+        for name, entries in by_filter.items():
+            for listener in list(self.digest_listeners):
+                listener(self.learns[name], entries)
 
     def set_port_up(self, port: int, up: bool) -> None:
         st = self.ports[port]
@@ -376,7 +416,9 @@ class SoftDevice:
         if typ == U.INSERT:
             p4t.add(key, action, params, prio)
         elif typ == U.MODIFY:
-            p4t.modify(key, action, params, prio)
+            # bf_switchd keeps the entry's statistics unless the reset_stats flag is set
+            # (the SDE client's entry_mod sets it by default)
+            p4t.modify(key, action, params, prio, reset_counters=te.table_flags.reset_stats)
         elif typ == U.INSERT_OR_MODIFY:
             norm = p4t._normalise_key(key)[0]
             if norm in p4t.entries:
@@ -391,6 +433,8 @@ class SoftDevice:
             e = p4t.entries[p4t._normalise_key(key)[0]]
             e.bytes = extra.get("$COUNTER_SPEC_BYTES", e.bytes)
             e.packets = extra.get("$COUNTER_SPEC_PKTS", e.packets)
+            self.meters.set_direct(t, p4t, e, {n: v for n, v in extra.items()
+                                               if MeterControl.is_spec_field(n)})
 
     def _entry_proto(self, t: TableInfo, p4t, e, default=False) -> pb.Entity:
         ent = pb.Entity()
@@ -416,6 +460,8 @@ class SoftDevice:
                 df = out.data.fields.add()
                 df.field_id = t.data[name].id
                 df.stream = encode_int(v, 64)
+        if p4t.spec.direct_meter is not None and not default:
+            MeterControl.add_fields(p4t.spec.direct_meter.kind, e.meter, out.data)
         return ent
 
     def _key_proto(self, t: TableInfo, p4t, e, out: pb.TableEntry) -> None:
@@ -444,19 +490,36 @@ class SoftDevice:
             kf.field_id = t.key("$MATCH_PRIORITY").id
             kf.exact.value = encode_int(max(e.prio, 0), 32)
 
+    def _find_entry(self, t: TableInfo, p4t, te):
+        """The entry whose key ``te.key`` gives (a TableEntry or a HandleId)."""
+        key, _prio = self._parse_key(t, p4t, te)
+        want = self._match_of(p4t, key)
+        for e in p4t.sorted:
+            if self._same_match(p4t, e.match, want):
+                return e
+        raise DeviceError(grpc.StatusCode.NOT_FOUND, f"table {t.name}: no entry with that key")
+
+    def _read_handle(self, hid: pb.HandleId) -> pb.Entity:
+        t = self.table(hid.table_id)
+        if t.table_type != "MatchAction_Direct":
+            raise DeviceError(grpc.StatusCode.UNIMPLEMENTED,
+                              f"table {t.name}: entry handles are served for match-action "
+                              f"tables, not {t.table_type}")
+        handles.check_handle_request(t.name, hid)
+        return handles.handle_entity(t.id, self._find_entry(t, self._objects[t.id], hid))
+
     def _read_match(self, t: TableInfo, te: pb.TableEntry):
         p4t = self._objects[t.id]
         if te.is_default_entry:
             yield self._entry_proto(t, p4t, None, default=True)
             return
+        if te.WhichOneof("value") == "handle_id":
+            ent = self._entry_proto(t, p4t, handles.entry_by_handle(t.name, p4t, te.handle_id))
+            yield handles.key_only(ent) if te.table_flags.key_only else ent
+            return
         if te.HasField("key") and te.key.fields:
-            key, _prio = self._parse_key(t, p4t, te)
-            want = self._match_of(p4t, key)
-            for e in p4t.sorted:
-                if self._same_match(p4t, e.match, want):
-                    yield self._entry_proto(t, p4t, e)
-                    return
-            raise DeviceError(grpc.StatusCode.NOT_FOUND, f"table {t.name}: no entry with that key")
+            yield self._entry_proto(t, p4t, self._find_entry(t, p4t, te))
+            return
         for e in p4t.sorted:
             yield self._entry_proto(t, p4t, e)
         yield self._entry_proto(t, p4t, None, default=True)
@@ -497,6 +560,8 @@ class SoftDevice:
             n = len(self.nodes)
         elif t.table_type == "PreMgid":
             n = len(self.groups)
+        elif t.table_type == "PortMetadata":
+            n = len(self.switch.port_metadata)
         else:
             n = t.size
         ent = pb.Entity()
@@ -505,8 +570,11 @@ class SoftDevice:
         return ent
 
     def _read_object_id(self, oid: pb.ObjectId) -> pb.Entity:
+        if oid.WhichOneof("object") == "learn_object":
+            return self._read_learn_object_id(oid)
         if oid.WhichOneof("object") != "table_object":
-            raise DeviceError(grpc.StatusCode.UNIMPLEMENTED, "only table object ids are served")
+            raise DeviceError(grpc.StatusCode.UNIMPLEMENTED,
+                              "only table and learn object ids are served")
         to = oid.table_object
         t = self.info.table(to.table_name)
         names = to.WhichOneof("names")
@@ -524,20 +592,34 @@ class SoftDevice:
         ent.object_id.id = i
         return ent
 
+    def _read_learn_object_id(self, oid: pb.ObjectId) -> pb.Entity:
+        """A learn object's id, or one of its fields' (bf_switchd: no actions there)."""
+        lo = oid.learn_object
+        lf = next((f for f in self.learns.values()
+                   if lo.learn_name in (f.name, f.digest)), None)
+        if lf is None:
+            raise DeviceError(grpc.StatusCode.NOT_FOUND,
+                              f"no learn object {lo.learn_name!r}; learn objects: "
+                              f"{sorted(f.name for f in self.learns.values())}")
+        if lo.data_field_name.action:
+            raise _bad("action ids are not applicable to learn objects")
+        i = lf.id
+        if lo.data_field_name.field:
+            i = next((fid for fid, n, _w in lf.fields if n == lo.data_field_name.field), None)
+            if i is None:
+                raise DeviceError(grpc.StatusCode.NOT_FOUND,
+                                  f"learn object {lf.name} has no field "
+                                  f"{lo.data_field_name.field!r}; fields: "
+                                  f"{[n for _i, n, _w in lf.fields]}")
+        ent = pb.Entity()
+        ent.object_id.CopyFrom(oid)
+        ent.object_id.id = i
+        return ent
+
     # ------------------------------------------------------------------ registers, counters
-    def _index(self, t: TableInfo, te: pb.TableEntry, size: int):
-        if not (te.HasField("key") and te.key.fields):
-            return None
-        kf = te.key.fields[0]
-        if len(te.key.fields) != 1 or kf.field_id != t.keys[0].id or \
-                kf.WhichOneof("match_type") != "exact":
-            raise _bad(f"table {t.name}: the key is one exact field {t.keys[0].name} "
-                       f"(id {t.keys[0].id})")
-        i = decode_int(kf.exact.value)
-        if i >= size:
-            raise DeviceError(grpc.StatusCode.OUT_OF_RANGE,
-                              f"table {t.name}: index {i} outside 0..{size - 1}")
-        return i
+    @staticmethod
+    def _index(t: TableInfo, te: pb.TableEntry, size: int):
+        return index_of(t, te, size=size)
 
     def _write_register(self, t: TableInfo, typ, te: pb.TableEntry):
         reg = self._objects[t.id]
@@ -570,20 +652,11 @@ class SoftDevice:
 
     def _read_register(self, t: TableInfo, te: pb.TableEntry):
         reg = self._objects[t.id]
-        idx = self._index(t, te, reg.size)
-        indices = range(reg.size) if idx is None else (idx,)
         fids = [(t.data[f"{t.name.split('.', 1)[1]}.{f[0] or 'f1'}"].id, f[1], d)
                 for f, d in zip(reg.spec.fields, reg.data)]
-        kid = t.keys[0].id
-        for i in indices:
-            ent = pb.Entity()
-            out = ent.table_entry
-            out.table_id = t.id
-            kf = out.key.fields.add()
-            kf.field_id = kid
-            kf.exact.value = encode_int(i, 32)
+        for i, ent in index_entities(t, te, reg.size):
             for fid, w, d in fids:
-                df = out.data.fields.add()
+                df = ent.table_entry.data.fields.add()
                 df.field_id = fid
                 df.stream = encode_int(d[i] & ((1 << w) - 1), w)
             yield ent
@@ -609,21 +682,26 @@ class SoftDevice:
 
     def _read_counter(self, t: TableInfo, te: pb.TableEntry):
         c = self._objects[t.id]
-        idx = self._index(t, te, c.size)
-        for i in (range(c.size) if idx is None else (idx,)):
-            ent = pb.Entity()
-            out = ent.table_entry
-            out.table_id = t.id
-            kf = out.key.fields.add()
-            kf.field_id = t.keys[0].id
-            kf.exact.value = encode_int(i, 32)
+        for i, ent in index_entities(t, te, c.size):
             for name, v in (("$COUNTER_SPEC_BYTES", c.bytes[i]), ("$COUNTER_SPEC_PKTS", c.packets[i])):
                 if name not in t.data:
                     continue
-                df = out.data.fields.add()
+                df = ent.table_entry.data.fields.add()
                 df.field_id = t.data[name].id
                 df.stream = encode_int(v, 64)
             yield ent
+
+    def _write_meter(self, t: TableInfo, typ, te: pb.TableEntry):
+        self.meters.write(t, self._objects[t.id], typ, te)
+
+    def _read_meter(self, t: TableInfo, te: pb.TableEntry):
+        return self.meters.read(t, self._objects[t.id], te)
+
+    def _write_filter(self, t: TableInfo, typ, te: pb.TableEntry):
+        filters.write(self.switch, t, typ, te)
+
+    def _read_filter(self, t: TableInfo, te: pb.TableEntry):
+        return filters.read(self.switch, t, te)
 
     # ------------------------------------------------------------------ PRE
     def _fixed_key(self, t: TableInfo, te: pb.TableEntry):

@@ -25,6 +25,8 @@ Behaviour follows bf_switchd's server where a client can observe it:
 - the ``port_status_notify`` attribute of ``$PORT`` switches a subscribed client's
   port-status notifications on or off (INVALID_ARGUMENT if it did not subscribe to
   them);
+- a digest the ingress deparser packs reaches the bound client as a ``DigestList``
+  when its subscription enabled learn notifications (``learn.py``);
 - ``VERIFY_AND_WARM_INIT_BEGIN_AND_END`` (the SDE client's ``clear_all_tables``) resets
   the device and announces WARM_INIT_FINISHED on every subscribed stream.
 
@@ -49,6 +51,7 @@ from bfruntime.service import generic_handler
 
 from .bfrt_schema import dumps
 from .device import DeviceError, SoftDevice
+from .learn import digest_message
 
 log = logging.getLogger("p4sim.switchd")
 
@@ -150,6 +153,7 @@ class _Session:
         self.out = out
         self.port_status_subscribed = notifications.enable_port_status_change_notifications
         self.port_status = self.port_status_subscribed
+        self.learn = notifications.enable_learn_notifications
 
 
 class BfRuntimeServer:
@@ -167,6 +171,7 @@ class BfRuntimeServer:
         self._sessions: dict[int, _Session] = {}
         self.bound_client: int | None = None
         device.port_listeners.append(self._port_changed)
+        device.digest_listeners.append(self._digest)
         self._server = grpc.server(futures.ThreadPoolExecutor(max_workers=max_workers),
                                    maximum_concurrent_rpcs=max_workers * 4,
                                    options=[("grpc.so_reuseport", 0),
@@ -229,6 +234,12 @@ class BfRuntimeServer:
         kf.field_id = t.keys[0].id
         kf.exact.value = port.to_bytes(4, "big")
         self._broadcast(msg, lambda s: s.port_status)
+
+    def _digest(self, lf, entries) -> None:
+        """Digests go to the client bound to the program, if it subscribed to learn
+        notifications (bf_switchd registers its learn callbacks on BIND)."""
+        msg = digest_message(lf, entries, self.device_id)
+        self._broadcast(msg, lambda s: s.learn and s.client_id == self.bound_client)
 
     # ------------------------------------------------------------------ RPCs
     def GetForwardingPipelineConfig(self, request, context):

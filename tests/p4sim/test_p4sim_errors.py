@@ -24,9 +24,7 @@ def compile_with(snippet, where=ANCHOR):
     ("    Hash<bit<16>>(HashAlgorithm_t.CRC16) h0; Register<bit<1>, bit<8>>(4) r0; "
      "ActionSelector(16, h0, SelectorMode_t.FAIR, r0) s0;\n",
      p4sim.UnsupportedError, "stateful ActionSelector"),
-    ("    Lpf<bit<16>, bit<8>>(4) lpf;\n", p4sim.UnsupportedError, "'Lpf'"),
     ("    DirectLpf<bit<16>>() dlpf;\n", p4sim.UnsupportedError, "'DirectLpf'"),
-    ("    Wred<bit<19>, bit<8>>(4, 1, 0) w;\n", p4sim.UnsupportedError, "'Wred'"),
     ("    MathUnit<bit<16>>(MathOp_t.SQR, 1) mu;\n", p4sim.UnsupportedError, "'MathUnit'"),
     ("    RegisterParam<bit<32>>(5) rp; action a() { hdr.ethernet.dst_addr = (bit<48>)rp.read(); }\n",
      p4sim.P4SemanticError, "read() outside a RegisterAction"),

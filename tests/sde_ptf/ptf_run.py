@@ -12,6 +12,7 @@ port instead of bf_switchd's 50052 so that runs cannot collide).
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -20,6 +21,46 @@ from pathlib import Path
 from p4sim.switchd.launch import SwitchdProcess, VethPairs
 
 PTF_TIMEOUT_S = 600
+
+
+THRIFT_PD_MODULE = "pd_base_tests"
+
+
+class PtfNotRunnable(Exception):
+    """The tests cannot run here at all (the message says why); nothing was started."""
+
+
+def thrift_pd_imports(test_dir: Path) -> list[str]:
+    """``file:line`` of every import of the SDE's Thrift-based PD base class
+    (``pd_base_tests``) in ``test_dir``'s Python files."""
+    found = []
+    for f in sorted(test_dir.rglob("*.py")):
+        try:
+            tree = ast.parse(f.read_text(encoding="utf-8"), str(f))
+        except (OSError, SyntaxError, UnicodeDecodeError):
+            continue        # ptf reports what it cannot import itself
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [node.module or ""]
+            else:
+                continue
+            if any(n.split(".")[0] == THRIFT_PD_MODULE for n in names):
+                found.append(f"{f}:{node.lineno}")
+    return found
+
+
+def not_runnable_reason(test_dir: Path, sde_python: Path) -> str | None:
+    """Why ptf cannot run ``test_dir`` with ``sde_python``'s modules, or None."""
+    pd = thrift_pd_imports(test_dir)
+    if pd and not any((sde_python / d / f"{THRIFT_PD_MODULE}.py").exists()
+                      for d in (".", "p4testutils")):
+        return (f"{', '.join(pd)} imports {THRIFT_PD_MODULE}, the SDE's older Thrift-based PD "
+                f"test base class: the SDE Python set ({sde_python}) carries only the "
+                f"BfRuntime client (bfrt_grpc, p4testutils.BfRuntimeTest), and the softswitch "
+                f"serves BfRuntime over gRPC, not Thrift PD; port the test to BfRuntimeTest")
+    return None
 
 
 @dataclass
@@ -45,7 +86,11 @@ def ptf_command(test_dir: Path, sde_python: Path, interfaces: dict[int, str],
 def run_ptf(program: Path, p4_name: str, test_dir: Path, sde_python: Path, work: Path,
             ports: tuple[int, ...] = (1, 2, 3)) -> PtfResult:
     """``program`` on a softswitch with ``ports``, and ptf over ``test_dir``; everything
-    started is gone when this returns (or raises)."""
+    started is gone when this returns (or raises). PtfNotRunnable, before anything
+    starts, when the tests cannot run here (``not_runnable_reason``)."""
+    why = not_runnable_reason(test_dir, sde_python)
+    if why:
+        raise PtfNotRunnable(why)
     with VethPairs(len(ports), tag="sdeptf") as veths:
         switch_side = dict(zip(ports, veths.switch))
         ptf_side = dict(zip(ports, veths.peer))

@@ -1,9 +1,10 @@
 """bf-p4c's bfrt.json for the test programs, kept (filtered) as goldens.
 
-``python tests/softswitch/bfp4c_goldens.py`` recompiles every program in PROGRAMS with
-the real compiler and rewrites tests/softswitch/data/bf-p4c/<name>.bfrt.json, keeping
-only the tables the softswitch writes (bf-p4c's internal snapshot, debug-counter and
-$PORT_METADATA tables are dropped; see p4sim/switchd/bfrt_schema.py).
+``python tests/softswitch/bfp4c_goldens.py [NAME...]`` recompiles every program in
+PROGRAMS (or the NAMEd ones) with the real compiler and rewrites tests/softswitch/data/bf-p4c/<name>.bfrt.json, keeping
+only the tables the softswitch writes (bf-p4c's internal snapshot and debug-counter tables
+are dropped; see p4sim/switchd/bfrt_schema.py) and its $PORT_METADATA table under the
+key ``port_metadata``.
 """
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 GOLDEN_DIR = HERE / "data" / "bf-p4c"
 P4SIM_PROGRAMS = REPO / "tests" / "p4sim" / "programs"
+SDE_PTF = REPO / "tests" / "sde_ptf" / "ptf"
 
 # name -> source; every program here is one bf-p4c accepts (atp_mini: bf-p4c writes
 # bfrt.json and then fails in the assembler stage, so the control-plane names are final)
@@ -31,6 +33,12 @@ PROGRAMS = {
     "subparser": P4SIM_PROGRAMS / "subparser.p4",
     "atp_mini": P4SIM_PROGRAMS / "atp_mini.p4",
     "counters": HERE / "programs" / "counters.p4",
+    # SDE-style PTF programs of tests/sde_ptf (digests, meters, port metadata)
+    "digest_learn": SDE_PTF / "digest_learn" / "digest_learn.p4",
+    "meters": SDE_PTF / "meters" / "meters.p4",
+    "port_metadata": SDE_PTF / "port_metadata" / "port_metadata.p4",
+    "entry_handles": SDE_PTF / "entry_handles" / "entry_handles.p4",
+    "lpf_wred": SDE_PTF / "lpf_wred" / "lpf_wred.p4",
     "action_selector": REPO / "tests" / "sde_ptf" / "ptf" / "action_selector" / "action_selector.p4",
     "action_selector_deprecated": HERE / "programs" / "action_selector_deprecated.p4",
     "register_param": REPO / "tests" / "sde_ptf" / "ptf" / "register_param" / "register_param.p4",
@@ -60,6 +68,14 @@ def compile_bfrt(compiler: str, source: Path) -> dict:
         if not path.exists():
             raise RuntimeError(f"bf-p4c wrote no bfrt.json for {source}:\n{proc.stderr[-2000:]}")
         doc = json.loads(path.read_text())
+    return split_port_metadata(doc)
+
+
+def split_port_metadata(doc: dict) -> dict:
+    """``doc`` with its $PORT_METADATA table under ``port_metadata`` and only the kept
+    tables under ``tables`` (so the goldens written before the softswitch served
+    $PORT_METADATA stay valid)."""
+    doc["port_metadata"] = next(t for t in doc["tables"] if "$PORT_METADATA" in t["name"])
     doc["tables"] = [t for t in doc["tables"] if keep(t)]
     return doc
 
@@ -71,6 +87,8 @@ def main() -> int:
         return 1
     GOLDEN_DIR.mkdir(parents=True, exist_ok=True)
     for name, src in PROGRAMS.items():
+        if sys.argv[1:] and name not in sys.argv[1:]:
+            continue
         doc = compile_bfrt(compiler, src)
         (GOLDEN_DIR / f"{name}.bfrt.json").write_text(json.dumps(doc, indent=1) + "\n")
         print(f"{name}: {len(doc['tables'])} tables")

@@ -6,14 +6,14 @@ import json
 import pytest
 
 import p4sim
-from bfp4c_goldens import GOLDEN_DIR, PROGRAMS, bf_p4c, compile_bfrt
+from bfp4c_goldens import GOLDEN_DIR, PROGRAMS, bf_p4c, compile_bfrt, split_port_metadata
 from bfruntime.info import BfrtInfo, SchemaError, decode_int, encode_int
 from p4sim.switchd.bfrt_schema import (fixed_schema, jenkins_one_at_a_time, pipeline_name,
                                        program_schema)
 
 
 def _ours(name):
-    return program_schema(p4sim.compile_file(PROGRAMS[name]))
+    return split_port_metadata(program_schema(p4sim.compile_file(PROGRAMS[name])))
 
 
 def _by_name(doc):
@@ -63,6 +63,21 @@ def test_tables_identical_to_bf_p4c_including_ids(name):
         assert ours[tname] == table, tname
 
 
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_learn_filters_identical_to_bf_p4c(name):
+    """Digests: the learn objects' names, ids and fields are bf-p4c's (learn.py)."""
+    golden = json.loads((GOLDEN_DIR / f"{name}.bfrt.json").read_text())
+    assert _ours(name)["learn_filters"] == golden["learn_filters"]
+
+
+@pytest.mark.parametrize("name", sorted(n for n in PROGRAMS if "port_metadata" in json.loads(
+    (GOLDEN_DIR / f"{n}.bfrt.json").read_text())))
+def test_port_metadata_table_identical_to_bf_p4c(name):
+    """$PORT_METADATA: the unpacked type's fields, or $DEFAULT_FIELD (port_metadata.py)."""
+    golden = json.loads((GOLDEN_DIR / f"{name}.bfrt.json").read_text())
+    assert _ours(name)["port_metadata"] == golden["port_metadata"]
+
+
 def test_register_fields_and_index_key():
     info = BfrtInfo("registers", _ours("registers"))
     t = info.table("Ingress.pair")
@@ -99,7 +114,8 @@ def test_pipeline_name_comes_from_the_switch_declaration(tmp_path):
                              f'#include "{PROGRAMS["l2_forward"].parent / "common.p4"}"'))
     prog = p4sim.compile_file(f)
     assert pipeline_name(prog) == "ingress_pipe"
-    assert [t["name"] for t in program_schema(prog)["tables"]] == ["ingress_pipe.Ingress.forward"]
+    assert [t["name"] for t in program_schema(prog)["tables"]] == [
+        "ingress_pipe.Ingress.forward", "ingress_pipe.IgParser.$PORT_METADATA"]
 
 
 def test_fixed_tables_use_the_sde_names_and_ids():

@@ -45,6 +45,7 @@ class SchemaDevice:
         self.info = BfrtInfo(p4_name, schema, self.fixed)
         self.lock = threading.RLock()
         self.port_listeners: list = []
+        self.digest_listeners: list = []        # the server's learn stream (no digests here)
         self.ports: dict = {}
         self.writes: list[tuple[str, str]] = []       # (update type, table) in order
         self.reset()
