@@ -47,8 +47,8 @@ CASES = {
     # two-level job (single-level generated scenarios never set it)
     "release_keeps_ecn": (TWO_LEVEL, ("test_wire_conformance.py",
                                   "replays_identically and parameter"), "5"),
-    "egress_ecn_strict": (EXACT, ("test_wire_conformance.py", "generated"), "5.egress"),
-    "leak_timeout_ge": (EXACT, ("test_reclamation.py", "corpus"), "5.leak"),
+    "egress_ecn_strict": (EXACT, ("test_wire_conformance.py", "generated"), "5.4"),
+    "leak_timeout_ge": (EXACT, ("test_reclamation.py", "corpus"), "5.3"),
     "stamp_on_collision": (EXACT, (EXACT, "corpus"), "4.4"),
     "upper_on_fan_in": (TWO_LEVEL, (TWO_LEVEL, "corpus"), "8"),
     "one_rack_early": (TWO_LEVEL, (TWO_LEVEL, "corpus"), "8"),
@@ -63,9 +63,9 @@ CASES = {
                                      "replays_identically and resend"), "4.3"),
     "no_collision_flag": (EXACT, ("test_wire_conformance.py", "corpus and ownership"),
                           "4.3"),
-    "aimd_never_halves": (EXACT, (EXACT, "corpus"), "7.aimd"),
-    "window_s_plus_1": (EXACT, (EXACT, "corpus"), "7.window"),
-    "ps_drops_ecn": (EXACT, (EXACT, "corpus"), "6.ecn"),
+    "aimd_never_halves": (EXACT, (EXACT, "corpus"), "7.5"),
+    "window_s_plus_1": (EXACT, (EXACT, "corpus"), "7.1"),
+    "ps_drops_ecn": (EXACT, (EXACT, "corpus"), "6.4"),
     "half_up_rounding": (EXACT, (EXACT, "corpus"), "3"),
 }
 

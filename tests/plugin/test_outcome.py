@@ -73,7 +73,7 @@ def test_a_host_rule_failure_in_any_property_module_is_filed_under_the_host_rule
         from atp_fixtures.oracles.host_rules import HostViolation, raise_violations
 
         def _property_check():
-            raise_violations("host rules", [HostViolation("7.aimd", "w0", 5, "grew")],
+            raise_violations("host rules", [HostViolation("7.5", "w0", 5, "grew")],
                              "run summary")
 
         def test_hosts(target):
@@ -99,12 +99,12 @@ def test_a_host_rule_failure_in_any_property_module_is_filed_under_the_host_rule
         assert (props[prop]["passed"], props[prop]["failed"]) == (1, 0), props[prop]
     rules = {t["properties"].get("rule") for t in summary["tests"]
              if t["nodeid"].endswith("test_hosts")}
-    assert rules == {"7.aimd"}
+    assert rules == {"7.5"}
 
 
 def test_only_host_rule_failures_leave_their_property():
     outcome = Outcome()
-    outcome.failed(HostRuleViolation("w0 broke it", "7.aimd"))
+    outcome.failed(HostRuleViolation("w0 broke it", "7.5"))
     assert outcome.filed_under("isolation") == HOST_RULES
     outcome.failed(LockstepDivergence("tor0 diverged", "4.3"))
     assert outcome.filed_under("isolation") == "isolation" and outcome.rule == "4.3"
