@@ -289,7 +289,7 @@ def test_collision_remap_and_timeout_resends_on_captured_frames(request, fabric)
     windows at once, so through the softswitch one of them collides and its workers
     remap. The parameter packet of job 11's last seq is dropped on its way to h3, so h3
     has no later parameter packet to reveal a hole and must resend on its timer. The
-    captured frames are judged on both rules (7.remap, 7.timeout) with the others."""
+    captured frames are judged on both rules (7.3, 7.2) with the others."""
     faults = {"targeted": [{"action": "drop", "kind": "parameter", "app_id": 11,
                             "seq": 15, "to_node": "h3", "nth": 1}]}
     run = run_scenario_here(request, load("collisions-small-pool", faults=faults), fabric)
@@ -307,7 +307,7 @@ def test_ecn_marks_drive_aimd(request, fabric):
     marks the aggregates, the PS echoes the mark and the workers halve their windows;
     the captured frames are judged by the host rules. AIMD's effect is judged on them
     too: every parameter packet reaching the workers is marked, so a worker that obeys
-    7.aimd halves its window at each boundary down to one frame, and over the last
+    7.5 halves its window at each boundary down to one frame, and over the last
     half of its seqs has at most S/2 frames in flight at its port (the port counts a
     parameter packet as soon as it passes, before the worker reads it, so the port's
     count is at most the worker's own); a worker that ignored the marks keeps S."""
@@ -426,7 +426,7 @@ SILENT_H1 = {"targeted": [
 
 
 def test_timer_backs_off_while_nothing_is_heard(request, fabric):
-    """7.timeout by time: h1 hears nothing while it resends the job's last seq, four
+    """7.2 by time: h1 hears nothing while it resends the job's last seq, four
     resends are lost; its expiries must come T after its last progress, then T, 2T,
     4T, 8T apart (the timed host checks judge each one against its own deadline and the
     back-off; a timer without back-off resends every T and is caught at the third)."""
@@ -454,7 +454,7 @@ def two_jobs_on_one_host() -> Scenario:
 
 
 def test_each_job_on_a_host_keeps_its_own_deadline(request, fabric):
-    """7.timeout per job on a multiplexing host: h0's expiries for job 21 must not make
+    """7.2 per job on a multiplexing host: h0's expiries for job 21 must not make
     job 22 resend (job 22's own progress restarted its timer); the timed host checks
     judge every resend of each job against that job's own last progress."""
     run = run_scenario_here(request, two_jobs_on_one_host(), fabric)
@@ -472,7 +472,7 @@ def flickering_congestion(on_ns: int = 4_000_000, off_ns: int = 12_000_000,
 
 
 def test_aimd_decides_each_boundary_on_its_window(request, fabric):
-    """7.aimd by time: congestion control with tor0's queue over the ECN threshold for
+    """7.5 by time: congestion control with tor0's queue over the ECN threshold for
     4 ms of every 16, so some windows hold a marked parameter packet while the one at
     their boundary is not. At each boundary the worker must halve if any packet of that
     window was marked, else grow; the timed host checks replay each worker's window

@@ -1,5 +1,8 @@
-"""The harness's modules talk through public names only: no module of ``fixtures/``
-imports, or reaches into, a private name (``_x``) of another. Read from the source."""
+"""The harness's modules talk through public names only, and its import graph has no
+cycle: no module of ``fixtures/`` imports, or reaches into, a private name (``_x``) of
+another, and no chain of imports (at module level or inside a function: an import
+deferred into a function hides a cycle, it does not remove it) leads a module back to
+itself. Read from the source."""
 
 from __future__ import annotations
 
@@ -9,9 +12,9 @@ from pathlib import Path
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 
 
-def _module_name(path: Path) -> str:
+def _module_name(path: Path, root: Path | None = None) -> str:
     """``fixtures/oracles/comparator.py`` -> ``atp_fixtures.oracles.comparator``."""
-    parts = ("atp_fixtures",) + path.relative_to(FIXTURES).with_suffix("").parts
+    parts = ("atp_fixtures",) + path.relative_to(root or FIXTURES).with_suffix("").parts
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
@@ -60,3 +63,115 @@ def test_the_check_sees_both_kinds_of_crossing(tmp_path, monkeypatch):
     monkeypatch.setattr(__import__(__name__), "FIXTURES", fake)
     assert _crossings(fake / "a.py") == ["a.py:1 imports atp_fixtures.b._hidden",
                                          "a.py:3 reads atp_fixtures.b._STATE"]
+
+
+# -- the import graph --------------------------------------------------------------------
+def import_graph(root: Path) -> dict[str, dict[str, int]]:
+    """module -> {harness module it imports: line of the first such import}, for every
+    module under ``root``. Every import statement counts, wherever it stands (module
+    level, function, ``if TYPE_CHECKING``): ``from atp_fixtures.report import hooks``
+    names the module ``atp_fixtures.report.hooks``; ``from atp_fixtures.x import name``
+    of a non-module name, the module ``atp_fixtures.x``."""
+    paths = {_module_name(p, root): p for p in sorted(root.rglob("*.py"))}
+    graph: dict[str, dict[str, int]] = {}
+    for name, path in paths.items():
+        edges: dict[str, int] = {}
+        for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+            targets: list[str] = []
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(
+                    "atp_fixtures"):
+                targets = [f"{node.module}.{a.name}" if f"{node.module}.{a.name}" in paths
+                           else node.module for a in node.names]
+            elif isinstance(node, ast.Import):
+                targets = [a.name for a in node.names if a.name.startswith("atp_fixtures")]
+            for target in targets:
+                if target in paths and target != name:
+                    edges[target] = min(edges.get(target, node.lineno), node.lineno)
+        graph[name] = edges
+    return graph
+
+
+def import_cycles(graph: dict[str, dict[str, int]]) -> list[list[str]]:
+    """One cycle per strongly connected component of the graph that has more than one
+    module, as the modules along it (the first repeated at the end)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    components: list[list[str]] = []
+
+    def visit(module: str) -> None:      # Tarjan's algorithm
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        for target in sorted(graph[module]):
+            if target not in index:
+                visit(target)
+                low[module] = min(low[module], low[target])
+            elif target in stack:
+                low[module] = min(low[module], index[target])
+        if low[module] == index[module]:
+            component = []
+            while True:
+                member = stack.pop()
+                component.append(member)
+                if member == module:
+                    break
+            if len(component) > 1:
+                components.append(sorted(component))
+
+    for module in sorted(graph):
+        if module not in index:
+            visit(module)
+    return [_cycle_through(graph, set(c), c[0]) for c in components]
+
+
+def _cycle_through(graph: dict[str, dict[str, int]], members: set[str],
+                   start: str) -> list[str]:
+    """A shortest path from ``start`` back to itself inside one component."""
+    paths = {start: [start]}
+    frontier = [start]
+    while frontier:
+        following = []
+        for module in frontier:
+            for target in sorted(graph[module]):
+                if target == start:
+                    return paths[module] + [start]
+                if target in members and target not in paths:
+                    paths[target] = paths[module] + [target]
+                    following.append(target)
+        frontier = following
+    raise AssertionError(f"{start} is in a component but on no cycle")
+
+
+def _describe(graph: dict[str, dict[str, int]], cycle: list[str]) -> str:
+    return " -> ".join(f"{a} (line {graph[a][b]})" for a, b in zip(cycle, cycle[1:])) \
+        + f" -> {cycle[-1]}"
+
+
+def test_the_import_graph_has_no_cycle():
+    graph = import_graph(FIXTURES)
+    cycles = import_cycles(graph)
+    assert not cycles, "import cycles in fixtures/:\n" + "\n".join(
+        _describe(graph, c) for c in cycles)
+
+
+def test_the_cycle_check_finds_a_cycle_hidden_in_a_function(tmp_path):
+    """The check above can fail: a cycle closed by an import inside a function is found
+    and named, with the line of each import; an acyclic chain is not."""
+    fake = tmp_path / "fixtures"
+    (fake / "report").mkdir(parents=True)
+    (fake / "plugin.py").write_text("from atp_fixtures.report import hooks\n")
+    (fake / "report" / "__init__.py").write_text("")
+    (fake / "report" / "hooks.py").write_text(
+        "import os\n\n\ndef state():\n    from atp_fixtures.plugin import session_state\n"
+        "    return session_state\n")
+    (fake / "report" / "summary.py").write_text("from atp_fixtures.report.hooks import x\n")
+    graph = import_graph(fake)
+    assert graph["atp_fixtures.report.summary"] == {"atp_fixtures.report.hooks": 1}
+    cycles = import_cycles(graph)
+    assert cycles == [["atp_fixtures.plugin", "atp_fixtures.report.hooks",
+                       "atp_fixtures.plugin"]]
+    assert _describe(graph, cycles[0]) == (
+        "atp_fixtures.plugin (line 1) -> atp_fixtures.report.hooks (line 5) -> "
+        "atp_fixtures.plugin")
+    (fake / "report" / "hooks.py").write_text("import os\n")
+    assert import_cycles(import_graph(fake)) == []

@@ -102,7 +102,7 @@ def test_a_host_rule_failure_is_reported_under_the_host_rules(tmp_path):
     source = ("from atp_fixtures.oracles.host_rules import HostRuleViolation\n"
               "def test_hosts_break_aimd(target):\n"
               "    raise HostRuleViolation('worker w0 grew its window after a mark', "
-              "'7.aimd')\n"
+              "'7.5')\n"
               "def test_switch_fine(target):\n    pass\n")
     result = run_suite(tmp_path, source)
     assert result.outcomes == {"failed": 1, "passed": 1}, result.output
