@@ -193,7 +193,7 @@ def test_seq_counts_the_jobs_packets_across_tensors(frames):
 
 
 # The host rules judged on the softswitch slice's captures (``check_host_rules`` with
-# ``hosts_lag``: what a real host's captures allow; 7.hole's and 7.aimd's instant-by-
+# ``hosts_lag``: what a real host's captures allow; 7.2's hole and 7.5's instant-by-
 # instant replays are not applied there). Each rule is asserted; where the release
 # deviates the test carries the deviation.
 MARKS = {
@@ -202,7 +202,7 @@ MARKS = {
     # below the first seq answered out of order, not every unacknowledged seq of the
     # window (7.2): 400+ violations in every 45 s slice; the specification's section 9
     # has no entry for it yet
-    "7.timeout": pytest.mark.xfail(strict=True, reason=KNOWN["7.timeout"]),
+    "7.2": pytest.mark.xfail(strict=True, reason=KNOWN["7.2"]),
 }
 HOST_RULES = [pytest.param(rule, marks=MARKS.get(rule, ())) for rule in JUDGED]
 

@@ -83,11 +83,11 @@ def _remap_violations(tmp_path, second_agtr: int) -> list:
         writer.write(frame, i)
     writer.close()
     run = CapturedRun(scenario, switch_logs(scenario, {"w0": pcap}, sent_by), "two tensors")
-    return [v for v in check_host_rules(run) if v.rule == "7.remap"]
+    return [v for v in check_host_rules(run) if v.rule == "7.3"]
 
 
 def test_remap_under_per_tensor_seq_compares_a_slot_within_its_tensor(tmp_path):
-    """Seq 3 of each tensor reuses its own tensor's slot: no 7.remap (compared with the
+    """Seq 3 of each tensor reuses its own tensor's slot: no 7.3 remap (compared with the
     other tensor's seq 1, it would be one); a seq 3 that takes another index is one."""
     assert _remap_violations(tmp_path, second_agtr=20) == []
     assert len(_remap_violations(tmp_path, second_agtr=33)) == 1
