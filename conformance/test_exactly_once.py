@@ -9,13 +9,14 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
+from atp_fixtures.generation.coverage_families import FAMILIES
 from atp_fixtures.running.outcome import failure_folder
 from atp_fixtures.oracles.properties import assert_exactly_once
 from atp_fixtures.generation.shaping import hits_deviation_9_1, profile_scenarios
 from atp_fixtures.generation.workloads import MODELS, model_job, workload_scenarios, zipf_job
 from reference.faults import FaultPlan, RandomFaults
 from atp_fixtures.generation.state_machine import driver_switch_factory, make_switch_machine_test
-from atp_fixtures.targets.base import ATTRIBUTED_OUTPUT, READ_REGISTERS
+from atp_fixtures.targets.base import ATTRIBUTED_OUTPUT, READ_REGISTERS, TWO_LEVEL
 from reference.scenario import Scenario
 from reference.topology import Job, Rack, Tensor, Topology
 
@@ -29,6 +30,17 @@ def test_results_are_exact_sums(data, profile, run_on):
 
 def test_corpus_results_are_exact_sums(corpus_scenario, corpus_scenario_for, run_on):
     assert_exactly_once(run_on(corpus_scenario_for(corpus_scenario)))
+
+
+@pytest.mark.parametrize("family", [
+    pytest.param(f, id=f.name, marks=[pytest.mark.requires(TWO_LEVEL)]
+                 if len(f.build("spec").topology.racks) > 1 else [])
+    for f in FAMILIES.values()])
+def test_coverage_family_is_exact(family, profile, run_on):
+    """The explicit families (``atp_fixtures.generation.coverage_families``) that reach
+    the points of atp.p4 generated scenarios miss (int32's ends, 32 racks, 32 workers, a
+    65536 pool): exactly-once there too, every switch in lockstep."""
+    assert_exactly_once(run_on(family.build(profile)))
 
 
 @pytest.mark.deviation("9.1", "a first arrival that completes adds to stale values")

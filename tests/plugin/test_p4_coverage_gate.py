@@ -1,14 +1,16 @@
-"""The P4 coverage gate (atp_fixtures.oracles.p4_coverage): a point only one scenario family reaches
-is named by the gate once that family is gone; declarations of unreachable points are
-checked against the build."""
+"""The P4 coverage gate (atp_fixtures.oracles.p4_coverage): a point only one scenario family
+reaches is named by the gate once that family is gone (each family of
+``atp_fixtures.generation.coverage_families``, against the real declarations);
+declarations of unreachable points are checked against the build."""
 import json
 from pathlib import Path
 
 import pytest
 
+from atp_fixtures.generation.corpus import load_scenario
+from atp_fixtures.generation.coverage_families import FAMILIES
 from atp_fixtures.oracles import p4_coverage
 from atp_fixtures.running.closed_loop import run_on_target
-from atp_fixtures.generation.corpus import load_scenario
 from atp_fixtures.targets import open_target
 from atp_fixtures.targets import p4sim as driver
 from p4sim.coverage import Coverage, Point
@@ -16,45 +18,85 @@ from p4sim.coverage import Coverage, Point
 SCENARIOS = Path(__file__).resolve().parents[2] / "fixtures" / "corpus" / "scenarios"
 
 
-def _coverage_of(names):
-    program = driver.compiled_program(False)
+def _coverage_of(scenarios, profile="spec", build="wide"):
+    program = driver.program_of(profile, build)
     program.coverage_reset()
-    for name in names:
-        assert run_on_target(load_scenario(SCENARIOS / f"{name}.json"),
-                             lambda: open_target("p4sim")).completed
+    for scenario in scenarios:
+        assert run_on_target(scenario, lambda: open_target("p4sim", p4_build=build)).completed
     return program.coverage()
 
 
-def _declare(tmp_path, monkeypatch, baseline, unreachable=()):
+def _declare(tmp_path, monkeypatch, baseline, unreachable=(), builds=None):
     path = tmp_path / "unreachable.yaml"
     path.write_text(json.dumps({"spec": {
         "unreachable": {i: "no scenario of this test reaches it" for i in unreachable},
-        "not_yet_covered": list(baseline)}}))             # JSON is YAML
-    monkeypatch.setattr(p4_coverage, "UNREACHABLE", path)
+        "not_yet_covered": list(baseline)}, **({"builds": builds} if builds else {})}))
+    monkeypatch.setattr(p4_coverage, "UNREACHABLE", path)             # JSON is YAML
 
 
-def test_removing_the_only_family_reaching_a_point_fails_the_gate_naming_it(
-        tmp_path, monkeypatch, capsys):
-    families = ["collisions-small-pool", "two-level-partial-flush"]
-    both = _coverage_of(families)
-    without = _coverage_of(families[:1])            # the two-level family removed
-    lost = {p.id for p in without.uncovered()} - {p.id for p in both.uncovered()}
-    assert any("two_level" in pid for pid in lost), sorted(lost)[:5]
-    # everything the full set misses is the baseline: the full set passes the gate ...
-    _declare(tmp_path, monkeypatch, [p.id for p in both.uncovered()])
-    full = tmp_path / "p4-coverage-spec.json"
-    both.write(full)
-    assert p4_coverage.main(["check", str(full)]) == 0
-    # ... the set without the two-level family fails it, naming each point it lost
-    partial = tmp_path / "partial" / "p4-coverage-spec.json"
-    partial.parent.mkdir()
-    without.write(partial)
+@pytest.fixture(scope="module")
+def family_coverage():
+    """Each registered family's coverage alone, on the wide build (where every family
+    reaches its points) under the spec profile."""
+    return {name: _coverage_of([family.build("spec")]) for name, family in FAMILIES.items()}
+
+
+@pytest.mark.parametrize("name", list(FAMILIES))
+def test_removing_a_family_fails_the_gate_naming_the_points_only_it_reaches(
+        name, family_coverage, tmp_path, capsys):
+    """The real declarations (p4src/coverage-unreachable.yaml) excuse none of the points
+    a family exists for: with the family in FAMILIES they are covered, without it the
+    gate fails naming each of them."""
+    family = FAMILIES[name]
+    alone = family_coverage[name]
+    assert {pid for pid in family.reaches if alone.hits_of(pid) == 0} == set()
+    others = [cov for other, cov in family_coverage.items() if other != name]
+    without = others[0]
+    for cov in others[1:]:
+        without = without.merged(cov)
+    with_it = without.merged(alone)
+    lost = [pid for pid in family.reaches if without.hits_of(pid) == 0]
+    assert lost == list(family.reaches)           # no other family reaches any of them
+    declared = p4_coverage.declared_for("spec", "wide")
+    assert not set(lost) & declared.excluded()
+    assert set(lost) <= {p.id for p in without.uncovered(declared.excluded())}
+    assert not set(lost) & {p.id for p in with_it.uncovered()}
+    path = tmp_path / "p4-coverage-spec.json"
+    p4_coverage.write(without, path, "wide")
     capsys.readouterr()
-    assert p4_coverage.main(["check", str(partial)]) == 1
+    assert p4_coverage.main(["check", str(path)]) == 1
     out = capsys.readouterr().out
-    for pid in lost:
-        assert f": {pid}" in out
     assert "coverage gate FAILED (spec)" in out
+    where = {p.id: p.where() for p in without.points}
+    for pid in lost:
+        assert f"uncovered point {where[pid]}: {pid}" in out
+
+
+def test_a_family_s_points_are_declared_unreachable_in_the_builds_it_cannot_reach_them():
+    """full-pool's 65536 pool does not fit the tofino build: builds.tofino says so, with
+    a reason, for exactly its points."""
+    for family in FAMILIES.values():
+        for build in set(driver.BUILDS) - set(family.builds):
+            declared = p4_coverage.build_declarations(build)
+            assert set(family.reaches) <= set(declared), (family.name, build)
+
+
+def test_a_build_declares_what_only_its_register_size_makes_unreachable(tmp_path,
+                                                                      monkeypatch):
+    """builds.<build> excuses a point in that build's coverage files only."""
+    cov = _cov([3, 0])
+    _declare(tmp_path, monkeypatch, [], builds={"tofino": {"statement C | s1": "why"}})
+    for build, ok in (("tofino", True), ("wide", False)):
+        path = tmp_path / build / "p4-coverage-spec.json"
+        path.parent.mkdir()
+        p4_coverage.write(cov, path, build)
+        assert p4_coverage.load(path)[1] == build
+        assert p4_coverage.main(["check", str(path)]) == (0 if ok else 1)
+    assert p4_coverage.main(["baseline", str(tmp_path / "wide" / "p4-coverage-spec.json")]) == 0
+    assert p4_coverage.declared_for("spec").baseline == ["statement C | s1"]
+    assert p4_coverage.build_declarations("tofino") == {"statement C | s1": "why"}
+    assert p4_coverage.main(["baseline", str(tmp_path / "tofino" / "p4-coverage-spec.json")]) == 0
+    assert p4_coverage.declared_for("spec").baseline == []          # the build excuses it
 
 
 def _cov(hits):
