@@ -1,6 +1,6 @@
 """What long jobs (spec 10.8) cost the generated scenarios, side by side in one run.
 
-Draws the same number of scenarios from ``fixtures.strategies.scenarios()`` with long
+Draws the same number of scenarios from ``atp_fixtures.generation.strategies.scenarios()`` with long
 jobs (1-3 iterations sharing the ``max_seqs`` budget, first seqs near the wrap, delayed
 stragglers across it) and with ``long_jobs=False`` (one push per job from seq 1, the
 strategy before rev. 3), derandomized, and prints the CPU time the reference model
@@ -16,7 +16,7 @@ import time
 
 from hypothesis import HealthCheck, Phase, given, settings
 
-from fixtures import strategies as fs
+from atp_fixtures.generation import strategies as fs
 from reference.run import run_scenario
 
 

@@ -18,7 +18,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from benchmarks.p4src_target import conformance_run_seconds  # noqa: E402
 from benchmarks.reference_switch import build  # noqa: E402
-from fixtures.targets import p4sim as driver  # noqa: E402
+from atp_fixtures.targets import p4sim as driver  # noqa: E402
 
 
 def stream_seconds(coverage: bool, config, stream) -> float:

@@ -24,10 +24,10 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from benchmarks.reference_switch import (build, closed_loop_scenario,  # noqa: E402
                                           gradients_per_second)
-from fixtures.closed_loop import (assert_lockstep, probe_leak_boundaries,  # noqa: E402
+from atp_fixtures.running.closed_loop import (assert_lockstep, probe_leak_boundaries,  # noqa: E402
                                   run_on_target)
-from fixtures.corpus import load_scenario  # noqa: E402
-from fixtures.targets import open_target  # noqa: E402
+from atp_fixtures.generation.corpus import load_scenario  # noqa: E402
+from atp_fixtures.targets import open_target  # noqa: E402
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "fixtures" / "corpus" / "scenarios"
 

@@ -119,10 +119,10 @@ def atp_section(tensors: int) -> tuple[list, list]:
 
     from p4src.control import aggregation as agg
 
-    from fixtures.targets.base import Injection
-    from fixtures.targets.p4sim import P4simTarget
-    from fixtures.targets.softswitch import SoftswitchTarget
-    from fixtures.trace import trace_from_run
+    from atp_fixtures.targets.base import Injection
+    from atp_fixtures.targets.p4sim import P4simTarget
+    from atp_fixtures.targets.softswitch import SoftswitchTarget
+    from atp_fixtures.running.trace import trace_from_run
     from reference.run import run_scenario
     from reference.scenario import Scenario
     from reference.topology import Job, Rack, Tensor, Topology

@@ -9,13 +9,13 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from fixtures.plugin import failure_folder
-from fixtures.properties import assert_exactly_once
-from fixtures.shaping import hits_deviation_9_1, profile_scenarios
-from fixtures.workloads import MODELS, model_job, workload_scenarios, zipf_job
+from atp_fixtures.plugin import failure_folder
+from atp_fixtures.oracles.properties import assert_exactly_once
+from atp_fixtures.generation.shaping import hits_deviation_9_1, profile_scenarios
+from atp_fixtures.generation.workloads import MODELS, model_job, workload_scenarios, zipf_job
 from reference.faults import FaultPlan, RandomFaults
-from fixtures.state_machine import driver_switch_factory, make_switch_machine_test
-from fixtures.targets.base import ATTRIBUTED_OUTPUT, READ_REGISTERS
+from atp_fixtures.generation.state_machine import driver_switch_factory, make_switch_machine_test
+from atp_fixtures.targets.base import ATTRIBUTED_OUTPUT, READ_REGISTERS
 from reference.scenario import Scenario
 from reference.topology import Job, Rack, Tensor, Topology
 
@@ -50,7 +50,7 @@ def test_straggler_of_one_tensor_never_reaches_the_next(stem, corpus_dir, profil
     """A gradient of tensor k delayed past its seq's completion (the shrunk
     counterexamples): seq counts the job's packets across tensors (section 1), so it
     cannot be taken for tensor k+1's packet with the same position."""
-    from fixtures.corpus import load_scenario
+    from atp_fixtures.generation.corpus import load_scenario
     run = run_on(load_scenario(corpus_dir / "counterexamples" / f"{stem}.json", profile))
     assert_exactly_once(run)
 

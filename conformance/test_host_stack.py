@@ -28,11 +28,11 @@ from reference.wire import (
     ELEMENTS, FLAG_ACK, FLAG_ECN, FLAG_OVERFLOW, FLAG_RESEND, WireError, decode,
 )
 
-from fixtures.host_rules import assert_host_rules
-from fixtures.host_timing import (
+from atp_fixtures.oracles.host_rules import assert_host_rules
+from atp_fixtures.oracles.host_timing import (
     HostTimer, TimedCapture, assert_host_timing, host_stack_timer,
 )
-from fixtures.properties import (
+from atp_fixtures.oracles.properties import (
     assert_leaks_swept, assert_teardown_reclaims, owned_by_job,
 )
 from host_stack.capture import CapturedRun, read_pcap
@@ -87,7 +87,7 @@ STORM_RATIO = 50
 
 def assert_exactly_once(run: HostRun, timer: HostTimer | None = None) -> None:
     """Exactly-once results, no resend storm, and the host rules on the captures, by
-    step (``fixtures.host_rules``) and by time (``fixtures.host_timing``; ``timer`` is
+    step (``atp_fixtures.oracles.host_rules``) and by time (``atp_fixtures.oracles.host_timing``; ``timer`` is
     the hosts' documented timer, by default our host stack's). The host rules come
     first: a host that breaks one may also stall or corrupt the run, and the rule is
     the diagnosis."""
@@ -113,7 +113,7 @@ def assert_exactly_once(run: HostRun, timer: HostTimer | None = None) -> None:
 def assert_captured_host_rules(run: HostRun) -> None:
     """Sections 3, 6 and 7 on the captured frames: quantization, window, collision
     remap, hole/timeout resend structure, float requests, AIMD, the PS's ECN echo
-    (``fixtures.host_rules``, the gate's checker for any host stack)."""
+    (``atp_fixtures.oracles.host_rules``, the gate's checker for any host stack)."""
     assert run.pcaps, "no capture was written"
     assert_host_rules(CapturedRun.of(run))
 

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import pytest
 
-from fixtures.host_timing import external_timer
-from fixtures.testbed import load_testbed
+from atp_fixtures.oracles.host_timing import external_timer
+from atp_fixtures.targets.testbed import load_testbed
 from host_stack.session import HostStackCommand, run_on_testbed
 
 from conformance.test_host_stack import (

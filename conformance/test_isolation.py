@@ -19,9 +19,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fixtures.properties import assert_exactly_once, assert_same_results
-from fixtures.shaping import profile_scenarios
-from fixtures.targets.base import ATTRIBUTED_OUTPUT
+from atp_fixtures.oracles.properties import assert_exactly_once, assert_same_results
+from atp_fixtures.generation.shaping import profile_scenarios
+from atp_fixtures.targets.base import ATTRIBUTED_OUTPUT
 from reference.faults import FaultPlan
 from reference.run import run_scenario
 from reference.scenario import Scenario

@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fixtures.properties import assert_completed
-from fixtures.shaping import profile_scenarios
-from fixtures.strategies import lossy_scenarios
-from fixtures.targets.base import ATTRIBUTED_OUTPUT
+from atp_fixtures.oracles.properties import assert_completed
+from atp_fixtures.generation.shaping import profile_scenarios
+from atp_fixtures.generation.strategies import lossy_scenarios
+from atp_fixtures.targets.base import ATTRIBUTED_OUTPUT
 
 pytestmark = pytest.mark.requires(ATTRIBUTED_OUTPUT)
 

@@ -12,7 +12,7 @@ cleaned by the control plane. Occupied aggregators never exceed the live jobs' w
 plus the counted re-takes.
 
 Under --profile=atp-release there is neither leak timeout nor teardown release (9.4):
-generated scenarios there keep only losses (fixtures.shaping.without_late_gradients)
+generated scenarios there keep only losses (atp_fixtures.generation.shaping.without_late_gradients)
 and the sweep and teardown tests are strict xfails."""
 
 from __future__ import annotations
@@ -24,14 +24,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fixtures.properties import (
+from atp_fixtures.oracles.properties import (
     assert_completed, assert_exactly_once, assert_leaks_swept, assert_no_owned_aggregators,
     assert_occupancy_within_windows, assert_owned_are_counted_retakes,
     assert_teardown_reclaims, owned_by_job,
 )
-from fixtures.shaping import can_leak_stragglers, profile_scenarios, without_late_gradients
-from fixtures.strategies import lossy_scenarios
-from fixtures.targets.base import ATTRIBUTED_OUTPUT, READ_REGISTERS, TEARDOWN
+from atp_fixtures.generation.shaping import can_leak_stragglers, profile_scenarios, without_late_gradients
+from atp_fixtures.generation.strategies import lossy_scenarios
+from atp_fixtures.targets.base import ATTRIBUTED_OUTPUT, READ_REGISTERS, TEARDOWN
 from reference.faults import FaultPlan, TargetedFault
 from reference.placement import slot_indexes
 from reference.scenario import Kill, Scenario

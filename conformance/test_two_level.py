@@ -19,11 +19,11 @@ import dataclasses
 import pytest
 from hypothesis import given
 
-from fixtures.properties import assert_completed, assert_exactly_once, assert_same_results
-from fixtures.plugin import failure_folder
-from fixtures.state_machine import driver_switch_factory, make_switch_machine_test
-from fixtures.strategies import two_level_scenarios
-from fixtures.targets.base import ATTRIBUTED_OUTPUT, READ_REGISTERS, TWO_LEVEL
+from atp_fixtures.oracles.properties import assert_completed, assert_exactly_once, assert_same_results
+from atp_fixtures.plugin import failure_folder
+from atp_fixtures.generation.state_machine import driver_switch_factory, make_switch_machine_test
+from atp_fixtures.generation.strategies import two_level_scenarios
+from atp_fixtures.targets.base import ATTRIBUTED_OUTPUT, READ_REGISTERS, TWO_LEVEL
 from reference.faults import FaultPlan
 from reference.run import run_scenario
 from reference.scenario import Scenario

@@ -8,13 +8,13 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 
-from fixtures.closed_loop import within_pool
-from fixtures.comparator import compare
-from fixtures.replay import replay
-from fixtures.shaping import under_profile
-from fixtures.strategies import scenarios
-from fixtures.targets.base import ATTRIBUTED_OUTPUT, QUEUE_DEPTH, SWITCH_CLOCK, TWO_LEVEL
-from fixtures.trace import load_trace, trace_from_run
+from atp_fixtures.running.closed_loop import within_pool
+from atp_fixtures.oracles.comparator import compare
+from atp_fixtures.running.replay import replay
+from atp_fixtures.generation.shaping import under_profile
+from atp_fixtures.generation.strategies import scenarios
+from atp_fixtures.targets.base import ATTRIBUTED_OUTPUT, QUEUE_DEPTH, SWITCH_CLOCK, TWO_LEVEL
+from atp_fixtures.running.trace import load_trace, trace_from_run
 from reference.run import run_scenario
 
 

@@ -6,7 +6,7 @@ frames go to ``D/<iface>.pcap`` (nanosecond timestamps, Ethernet link type) and
 ``D/ready`` appears once every socket is open. SIGTERM drains and closes the files.
 A record's time is the kernel's stamp of the frame crossing the interface
 (``SO_TIMESTAMPNS``), not the moment this process read it: the timed host checks
-(``fixtures.host_timing``) compare these times with a host's timer.
+(``atp_fixtures.oracles.host_timing``) compare these times with a host's timer.
 """
 
 from __future__ import annotations
@@ -79,10 +79,10 @@ def switch_logs(scenario, pcaps: dict[str, Path]) -> dict:
     """The frames captured at each host's switch port as that switch's ingress log
     (frames the host sent: its own source MAC) and egress log (frames toward it), in
     ``reference.network.SwitchLog`` form, so that checkers written for the simulator's
-    logs (``fixtures.host_rules``) judge real runs. A record's time is a step count in
+    logs (``atp_fixtures.oracles.host_rules``) judge real runs. A record's time is a step count in
     its port's capture, not the timestamp: one socket per port keeps the order in which
     frames crossed it (a parameter packet before the worker's reaction to it), which
-    those checkers replay step by step (the timed checks, ``fixtures.host_timing``,
+    those checkers replay step by step (the timed checks, ``atp_fixtures.oracles.host_timing``,
     read the timestamps). Each frame toward the host is a
     step of its own; consecutive frames from the host share one step, as the burst a
     host sends in one reaction does in the simulator's logs."""
@@ -108,7 +108,7 @@ def switch_logs(scenario, pcaps: dict[str, Path]) -> dict:
 
 @dataclass
 class CapturedRun:
-    """A host-stack run as the simulator's log checkers (``fixtures.host_rules``) read
+    """A host-stack run as the simulator's log checkers (``atp_fixtures.oracles.host_rules``) read
     a run: the switches' logs are the frames captured at the host ports. Times are
     positions in a port's capture, so the scenario's link latency is taken as 0."""
 

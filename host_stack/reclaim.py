@@ -1,6 +1,6 @@
 """The softswitches of a finished host-stack run, as the reclamation checks see a run.
 
-Section 10's reclamation checks (``fixtures.properties``: ``owned_by_job``,
+Section 10's reclamation checks (``atp_fixtures.oracles.properties``: ``owned_by_job``,
 ``sweep_leaked_aggregators``, ``assert_leaks_swept``, ``assert_teardown_reclaims``) take
 a run whose switches offer ``snapshot()``, ``config``, ``process(port, frame, now)`` and
 ``teardown_job(app_id)``. :class:`LiveRun` offers exactly that over the real
@@ -105,7 +105,7 @@ class LiveSwitch:
 
 @dataclass
 class LiveRun:
-    """What ``fixtures.properties``' reclamation checks read of a run."""
+    """What ``atp_fixtures.oracles.properties``' reclamation checks read of a run."""
 
     scenario: Scenario
     switches: dict[str, LiveSwitch]

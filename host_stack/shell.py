@@ -25,7 +25,7 @@ def next_backoff(backoff_ns: int, heard: bool, interval_ns: int) -> int:
     unchanged when a frame was heard since the previous expiry (a frame resets it to 0),
     else doubled plus ``interval_ns`` (the time to the app's next deadline), at most
     ``MAX_BACKOFF_NS``. With one worker of timer T and nothing heard, expiries come T
-    after the last frame, then T, 2T, 4T, 8T, ... apart. ``fixtures.host_timing``
+    after the last frame, then T, 2T, 4T, 8T, ... apart. ``atp_fixtures.oracles.host_timing``
     judges captured runs by this function."""
     if heard:
         return backoff_ns

@@ -2,7 +2,7 @@
 // One self-contained index.html (singleFile), so the report opens from disk or from a CI
 // artifact without a web server; the tree is target (epic) / property (feature) /
 // scenario family (story). The failure categories are the ones the pytest plugin wrote
-// beside the results (categories.json, fixtures/report_allure.py), so there is one list.
+// beside the results (categories.json, fixtures/report/allure.py), so there is one list.
 import { existsSync, readFileSync } from "node:fs";
 import { defineConfig } from "allure";
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from fixtures.comparator import compare
-from fixtures.replay import Observed
-from fixtures.trace import EgressPacket, IngressPacket, SwitchTrace, load_trace, save_trace
-from fixtures.trace import trace_from_run
+from atp_fixtures.oracles.comparator import compare
+from atp_fixtures.running.replay import Observed
+from atp_fixtures.running.trace import EgressPacket, IngressPacket, SwitchTrace, load_trace, save_trace
+from atp_fixtures.running.trace import trace_from_run
 from reference.control_plane import JobRoute, SwitchConfig
 from reference.run import run_scenario
 from reference.scenario import Scenario

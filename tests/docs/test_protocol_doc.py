@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from fixtures import protocol_doc
+from atp_fixtures.oracles import protocol_doc
 
 ROOT = Path(__file__).resolve().parents[2]
 

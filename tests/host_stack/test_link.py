@@ -80,7 +80,7 @@ def test_command_templates_from_a_testbed_file_run_a_host_stack(tmp_path):
     import json
     from pathlib import Path
 
-    from fixtures.testbed import load_testbed
+    from atp_fixtures.targets.testbed import load_testbed
     from reference.scenario import Scenario
 
     from host_stack.session import HostStackCommand, run_on_testbed

@@ -1,12 +1,12 @@
 """The host rules judged on captured frames (``host_stack.capture.switch_logs`` +
-``fixtures.host_rules``): a worker that breaks collision remap or the timeout resend
+``atp_fixtures.oracles.host_rules``): a worker that breaks collision remap or the timeout resend
 is caught, a correct one is not. Frames are built by hand, as a capture would hold them."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from fixtures.host_rules import check_host_rules
+from atp_fixtures.oracles.host_rules import check_host_rules
 from reference.network import EgressRecord, IngressRecord, SwitchLog
 from reference.quantize import quantize
 from reference.scenario import Scenario

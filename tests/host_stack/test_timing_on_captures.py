@@ -1,4 +1,4 @@
-"""The timed host checks (``fixtures.host_timing``) on captures of the real host loop.
+"""The timed host checks (``atp_fixtures.oracles.host_timing``) on captures of the real host loop.
 
 ``host_stack.shell.HostLoop`` (the host stack's own loop, back-off included) runs the
 reference workers of a host in process, over a scripted fabric with a fake clock: every
@@ -17,7 +17,7 @@ from typing import Callable
 
 import pytest
 
-from fixtures.host_timing import TimedCapture, check_host_timing, host_stack_timer
+from atp_fixtures.oracles.host_timing import TimedCapture, check_host_timing, host_stack_timer
 from host_stack import roles as roles_module
 from host_stack import shell
 from host_stack.roles import Multiplex, roles_from_scenario

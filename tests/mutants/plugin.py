@@ -10,7 +10,7 @@ buggy switch. A *host* mutant breaks the reference workers or PS, which are the 
 of every run. A *host-stack* mutant breaks the host stack's processes only
 (``conformance/test_host_stack.py``): the run's command templates start them through
 ``tests/mutants/host_process.py``, which applies the mutant there; the reference
-workers that judge the captures (``fixtures.host_timing``) stay intact.
+workers that judge the captures (``atp_fixtures.oracles.host_timing``) stay intact.
 """
 
 from __future__ import annotations
@@ -289,7 +289,7 @@ def _host_stack_through_mutant() -> None:
 
 def _on_target_only(owner, attribute, replacement) -> None:
     """Swap the rule in only while the reference *target* runs."""
-    from fixtures.targets.reference import ReferenceTarget
+    from atp_fixtures.targets.reference import ReferenceTarget
     original = owner.__dict__[attribute]
 
     def mutated(method):

@@ -2,7 +2,7 @@
 (tests/mutants/plugin.py ``HOST_STACK_MUTANTS``) is applied in the worker and PS
 processes of a real run, and ``conformance/test_host_stack.py`` alone (no unit test,
 no simulator) must fail, with a report that names the rule, the host and the frame's
-time (the timed host checks, ``fixtures.host_timing``).
+time (the timed host checks, ``atp_fixtures.oracles.host_timing``).
 
 Each mutant runs the one host-stack test whose scenario exercises its rule (the whole
 module is ~4 min a run on this machine): a timer that expires repeatedly with nothing

@@ -73,6 +73,6 @@ def test_known_layouts(fields):
 def test_the_atp_headers_take_the_grouped_path():
     """atp.p4's Ethernet, IPv4, ATP and intrinsic-metadata headers are all grouped:
     nothing in the generated program unpacks a header as one big integer any more."""
-    from fixtures.targets.p4sim import compiled_program
+    from atp_fixtures.targets.p4sim import compiled_program
     source = compiled_program(False).python_source
     assert "int.from_bytes" not in source and ".to_bytes(" not in source

@@ -238,7 +238,7 @@ def _keys_near_entries(table, rnd, n):
 
 def test_const_tables_of_atp_p4_run_as_chains_equal_to_the_scan():
     import random
-    from fixtures.targets.p4sim import compiled_program
+    from atp_fixtures.targets.p4sim import compiled_program
     for release in (False, True):
         program = compiled_program(release, 16)
         pair = (p4sim.Switch(program), p4sim.Switch(program))
@@ -260,7 +260,7 @@ def test_const_table_chain_counts_and_default(switch_for):
 
 # ---------------------------------------------------------------- applies compiled inline
 def _atp_program(release, inline, monkeypatch):
-    from fixtures.targets.p4sim import P4SRC, PROGRAM, POOL_MAX
+    from atp_fixtures.targets.p4sim import P4SRC, PROGRAM, POOL_MAX
     from p4sim.compiler import calls
     monkeypatch.setattr(calls, "INLINE_CONST_APPLY", inline)
     defines = {"ATP_POOL_MAX": str(POOL_MAX)}
@@ -276,9 +276,9 @@ def test_inline_const_applies_run_atp_p4_exactly_as_table_run(profile, monkeypat
     faults, ECN depths) give the same output frames, drops and register cells."""
     from pathlib import Path
 
-    from fixtures.closed_loop import run_on_target
-    from fixtures.corpus import load_scenario
-    from fixtures.targets import p4sim as driver
+    from atp_fixtures.running.closed_loop import run_on_target
+    from atp_fixtures.generation.corpus import load_scenario
+    from atp_fixtures.targets import p4sim as driver
     from p4src.control import AtpControlPlane, P4simFacade
 
     release = profile == "atp-release"

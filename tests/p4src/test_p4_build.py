@@ -9,10 +9,10 @@ import pytest
 from reference.scenario import Scenario
 from reference.topology import Rack, Topology
 
-from fixtures.closed_loop import within_pool
-from fixtures.targets import open_target
-from fixtures.targets.base import TargetError
-from fixtures.targets.p4sim import compiled_program
+from atp_fixtures.running.closed_loop import within_pool
+from atp_fixtures.targets import open_target
+from atp_fixtures.targets.base import TargetError
+from atp_fixtures.targets.p4sim import compiled_program
 from p4src.control.aggregation import TOFINO_POOL_MAX, pool_slots
 from test_p4src_target import _config
 

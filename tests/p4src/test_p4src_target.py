@@ -10,7 +10,7 @@ from reference.control_plane import JobRoute, SwitchConfig
 from reference.switch import SwitchModel
 from reference.wire import FLAG_ACK, FLAG_COLLISION, FLAG_RESEND, AtpPacket, decode, encode
 
-from fixtures.targets import open_target
+from atp_fixtures.targets import open_target
 from p4src.control import ControlPlaneConfigError, FacadeError, P4simFacade
 from p4src.control.aggregation import pool_slots
 

@@ -10,7 +10,8 @@ FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 
 
 def _module_name(path: Path) -> str:
-    parts = path.relative_to(FIXTURES.parent).with_suffix("").parts
+    """``fixtures/oracles/comparator.py`` -> ``atp_fixtures.oracles.comparator``."""
+    parts = ("atp_fixtures",) + path.relative_to(FIXTURES).with_suffix("").parts
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
@@ -24,7 +25,7 @@ def _crossings(path: Path) -> list[str]:
     modules: dict[str, str] = {}   # local name -> fixtures module it is bound to
     found = []
     for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("fixtures"):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("atp_fixtures"):
             for alias in node.names:
                 if node.module != own and _private(alias.name):
                     found.append(f"{path.name}:{node.lineno} imports {node.module}."
@@ -32,7 +33,7 @@ def _crossings(path: Path) -> list[str]:
                 modules[alias.asname or alias.name] = f"{node.module}.{alias.name}"
         elif isinstance(node, ast.Import):
             for alias in node.names:
-                if alias.name.startswith("fixtures"):
+                if alias.name.startswith("atp_fixtures"):
                     modules[alias.asname or alias.name.split(".")[0]] = alias.name
     for node in ast.walk(tree):
         if (isinstance(node, ast.Attribute) and _private(node.attr)
@@ -53,9 +54,9 @@ def test_the_check_sees_both_kinds_of_crossing(tmp_path, monkeypatch):
     attribute read through an imported module."""
     fake = tmp_path / "fixtures"
     fake.mkdir()
-    (fake / "a.py").write_text("from fixtures.b import _hidden\n"
-                               "from fixtures import b\n"
+    (fake / "a.py").write_text("from atp_fixtures.b import _hidden\n"
+                               "from atp_fixtures import b\n"
                                "x = b._STATE\n")
     monkeypatch.setattr(__import__(__name__), "FIXTURES", fake)
-    assert _crossings(fake / "a.py") == ["a.py:1 imports fixtures.b._hidden",
-                                         "a.py:3 reads fixtures.b._STATE"]
+    assert _crossings(fake / "a.py") == ["a.py:1 imports atp_fixtures.b._hidden",
+                                         "a.py:3 reads atp_fixtures.b._STATE"]

@@ -1,4 +1,4 @@
-"""The P4 coverage gate (fixtures.p4_coverage): a point only one scenario family reaches
+"""The P4 coverage gate (atp_fixtures.oracles.p4_coverage): a point only one scenario family reaches
 is named by the gate once that family is gone; declarations of unreachable points are
 checked against the build."""
 import json
@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from fixtures import p4_coverage
-from fixtures.closed_loop import run_on_target
-from fixtures.corpus import load_scenario
-from fixtures.targets import open_target
-from fixtures.targets import p4sim as driver
+from atp_fixtures.oracles import p4_coverage
+from atp_fixtures.running.closed_loop import run_on_target
+from atp_fixtures.generation.corpus import load_scenario
+from atp_fixtures.targets import open_target
+from atp_fixtures.targets import p4sim as driver
 from p4sim.coverage import Coverage, Point
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "fixtures" / "corpus" / "scenarios"
@@ -101,7 +101,7 @@ def test_uncovered_prints_entries_to_paste_and_bad_files_are_one_line(tmp_path, 
 
 
 def test_novelty_scores_the_counters_a_run_took_first_in_its_test():
-    from fixtures.p4_coverage import Novelty
+    from atp_fixtures.oracles.p4_coverage import Novelty
     scenario = load_scenario(SCENARIOS / "two-level-partial-flush.json")
     novelty = Novelty("spec", "wide")
     novelty.start()
@@ -118,7 +118,7 @@ def test_novelty_scores_the_counters_a_run_took_first_in_its_test():
 
 
 def test_allure_result_shows_the_figure_uncovered_lines_and_the_source(tmp_path):
-    from fixtures.report_p4_coverage import write_allure_result
+    from atp_fixtures.report.p4_coverage import write_allure_result
     points = [Point("statement C | a", "statement", "C", "p4src/atp.p4", 3, "a"),
               Point("branch C | b", "branch", "C", "p4src/atp.p4", 4, "b -> true")]
     path = write_allure_result(tmp_path, Coverage(points, [5, 0]), "spec",

@@ -169,7 +169,7 @@ def test_allure_environment_records_target_profile_and_seed(suite):
 def test_profile_the_target_cannot_run_is_a_usage_error(suite, monkeypatch):
     """A driver that implements only some profiles (a testbed binding the release's
     p4ml.p4) refuses the others once, at session start, not in every test."""
-    suite.makeconftest("from fixtures.targets.reference import ReferenceTarget\n"
+    suite.makeconftest("from atp_fixtures.targets.reference import ReferenceTarget\n"
                        "ReferenceTarget.profiles = frozenset({'atp-release'})\n")
     result = run(suite, "--target=reference", "-k", "uses_target")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
@@ -231,7 +231,7 @@ def test_artifacts_are_those_of_the_failing_example_only(pytester, monkeypatch):
 def test_multi_switch_scenarios_skip_on_a_one_switch_target(pytester):
     """A target that is one switch cannot be every rack of a multi-rack closed loop:
     such scenarios are skipped with the reason; the single-switch ones still run."""
-    pytester.makeconftest("import fixtures.plugin\nfixtures.plugin.MULTI_INSTANCE_TARGETS = ()\n")
+    pytester.makeconftest("import atp_fixtures.plugin\natp_fixtures.plugin.MULTI_INSTANCE_TARGETS = ()\n")
     pytester.makepyfile(helpers=textwrap.dedent(SCENARIO))
     pytester.makepyfile(test_racks=textwrap.dedent("""
         from hypothesis import HealthCheck, given, settings, strategies as st

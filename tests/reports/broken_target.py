@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from fixtures.targets.reference import ReferenceTarget
+from atp_fixtures.targets.reference import ReferenceTarget
 from reference.wire import ETH_LEN, ETHERTYPE_ATP, FLAG_COLLISION, IPV4_LEN
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -46,9 +46,9 @@ import pytest
 sys.path.insert(0, {str(Path(__file__).parent)!r})
 
 from broken_target import COLLISION_TRACE, DropsCollisionFlag
-from fixtures.comparator import compare
-from fixtures.replay import replay
-from fixtures.trace import load_trace
+from atp_fixtures.oracles.comparator import compare
+from atp_fixtures.running.replay import replay
+from atp_fixtures.running.trace import load_trace
 
 
 @pytest.mark.rule("4.3")

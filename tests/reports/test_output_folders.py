@@ -9,7 +9,7 @@ import re
 import subprocess
 from pathlib import Path
 
-from fixtures.report_summary import summary_path
+from atp_fixtures.report.summary import summary_path
 
 ROOT = Path(__file__).resolve().parents[2]
 

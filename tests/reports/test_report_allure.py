@@ -89,10 +89,10 @@ def test_categories_sort_real_messages():
     both search with these; Python's fullmatch with DOTALL is the strict reading)."""
     import re
 
-    from fixtures.report_allure import CATEGORIES
+    from atp_fixtures.report.allure import CATEGORIES
     by_name = {c["name"]: re.compile(c["messageRegex"]) for c in CATEGORIES}
     assert by_name["Protocol violations"].fullmatch(
-        "fixtures.properties.PropertyViolation: exactly-once: 1 seq result(s) differ\n..")
+        "atp_fixtures.oracles.properties.PropertyViolation: exactly-once: 1 seq result(s) differ\n..")
     assert by_name["Wire mismatches"].fullmatch(
         "AssertionError: trace t diverges on target 'p4sim':\nswitch tor0 ...")
     assert not by_name["Protocol violations"].fullmatch(
@@ -129,9 +129,9 @@ def test_hypothesis_failure_shows_only_the_shrunk_examples_diff(tmp_path):
         from hypothesis import given, settings, strategies as st
         sys.path.insert(0, %r)
         from broken_target import COLLISION_TRACE, DropsCollisionFlag
-        from fixtures.comparator import compare
-        from fixtures.replay import replay
-        from fixtures.trace import load_trace
+        from atp_fixtures.oracles.comparator import compare
+        from atp_fixtures.running.replay import replay
+        from atp_fixtures.running.trace import load_trace
 
         @settings(max_examples=30, database=None, derandomize=True)
         @given(n=st.integers(0, 20))

@@ -6,11 +6,11 @@ from __future__ import annotations
 import re
 
 from broken_target import COLLISION_TRACE, DropsCollisionFlag
-from fixtures.comparator import compare
-from fixtures.replay import replay
-from fixtures.report_html import comparisons_html, frame_table
-from fixtures.targets.reference import ReferenceTarget
-from fixtures.trace import load_trace
+from atp_fixtures.oracles.comparator import compare
+from atp_fixtures.running.replay import replay
+from atp_fixtures.report.diff_html import comparisons_html, frame_table
+from atp_fixtures.targets.reference import ReferenceTarget
+from atp_fixtures.running.trace import load_trace
 
 
 def _comparisons(driver):

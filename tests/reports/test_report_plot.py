@@ -7,8 +7,8 @@ import struct
 import pytest
 
 from broken_target import COLLISION_TRACE
-from fixtures.report_plot import in_flight_from_trace, occupancy_from_trace, scenario_plot_png
-from fixtures.trace import load_trace
+from atp_fixtures.report.plot import in_flight_from_trace, occupancy_from_trace, scenario_plot_png
+from atp_fixtures.running.trace import load_trace
 
 pytest.importorskip("matplotlib", reason="matplotlib is a declared dependency")
 
@@ -37,7 +37,7 @@ def test_png_is_a_real_image_of_plot_size():
 
 
 def test_recorded_occupancy_is_preferred(monkeypatch):
-    import fixtures.report_plot as plot
+    import atp_fixtures.report.plot as plot
     calls = []
     monkeypatch.setattr(plot, "occupancy_from_trace", lambda *a: calls.append(a) or [(0, 0)])
     plot.scenario_plot_png(load_trace(COLLISION_TRACE), [(50, "tor0", 2)])

@@ -58,7 +58,7 @@ def test_progress_lines_on_long_hypothesis_runs(tmp_path):
 
 def test_sections_registered_by_other_modules(tmp_path):
     (tmp_path / "conftest.py").write_text(
-        "from fixtures.report_summary import register_section\n"
+        "from atp_fixtures.report.summary import register_section\n"
         "def _checks(summary):\n"
         "    n = sum(r.properties.get('checks', 0) for r in summary.records.values())\n"
         "    return {'total': n}, [f'{n} checks ran']\n"
@@ -99,7 +99,7 @@ def test_host_stack_tests_are_counted_under_their_property(tmp_path):
 def test_a_host_rule_failure_is_reported_under_the_host_rules(tmp_path):
     """Caught inside another property's module, a broken host rule is still the hosts'
     failure: the summary and the per-property checks file it under host_rules."""
-    source = ("from fixtures.host_rules import HostRuleViolation\n"
+    source = ("from atp_fixtures.oracles.host_rules import HostRuleViolation\n"
               "def test_hosts_break_aimd(target):\n"
               "    raise HostRuleViolation('worker w0 grew its window after a mark', "
               "'7.aimd')\n"

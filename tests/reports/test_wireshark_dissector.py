@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from fixtures.corpus import load_scenario
-from fixtures.trace import load_trace, save_trace, trace_from_run
+from atp_fixtures.generation.corpus import load_scenario
+from atp_fixtures.running.trace import load_trace, save_trace, trace_from_run
 from reference.run import run_scenario
 from reference.wire import WireError, decode, describe_flags
 

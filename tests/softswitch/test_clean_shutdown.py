@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from fixtures.targets.softswitch import softswitch_unavailable
+from atp_fixtures.targets.softswitch import softswitch_unavailable
 from p4sim.switchd.launch import VethPairs
 from p4sim.switchd.lifecycle import (identity_alive, mark_owned, owner_of, process_identity,
                                       sweep_stale)

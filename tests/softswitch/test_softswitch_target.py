@@ -5,14 +5,14 @@ import os
 
 import pytest
 
-from fixtures.comparator import compare
-from fixtures.corpus import trace_files
-from fixtures.plugin import DEFAULT_CORPUS
-from fixtures.replay import replay
-from fixtures.targets import open_target
-from fixtures.targets.base import TargetUnavailable
+from atp_fixtures.oracles.comparator import compare
+from atp_fixtures.generation.corpus import trace_files
+from atp_fixtures.plugin import DEFAULT_CORPUS
+from atp_fixtures.running.replay import replay
+from atp_fixtures.targets import open_target
+from atp_fixtures.targets.base import TargetUnavailable
 from p4sim.switchd.launch import LaunchError, SwitchdProcess, VethPairs
-from fixtures.trace import load_trace
+from atp_fixtures.running.trace import load_trace
 
 pytestmark = pytest.mark.xdist_group("softswitch-veth")
 

@@ -15,10 +15,10 @@ from reference.aggregator import AggregatorState
 from reference.control_plane import JobRoute, SwitchConfig, build_switch_configs
 from reference.topology import Job, Rack, Tensor, Topology
 from reference.wire import FLAG_DATA_INDEX, FLAG_ECN
-from fixtures.targets.bfrt_ptf import SwitchEndpoint, control_plane_for, pool_max_for
-from fixtures.targets.p4ml_control import ReleaseConfigError, host_view
-from fixtures.targets.p4ml_names import load_names
-from fixtures.testbed import ReleaseProgram
+from atp_fixtures.targets.bfrt_ptf import SwitchEndpoint, control_plane_for, pool_max_for
+from atp_fixtures.targets.p4ml_control import ReleaseConfigError, host_view
+from atp_fixtures.targets.p4ml_names import load_names
+from atp_fixtures.targets.testbed import ReleaseProgram
 
 from schema_switch import SchemaDevice, release_schema
 

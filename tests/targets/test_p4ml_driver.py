@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 import p4sim
-from fixtures.targets import open_target
-from fixtures.targets.base import TWO_LEVEL, TargetError, TargetUnavailable
-from fixtures.targets.p4ml_names import DEFAULT_MAP
-from fixtures.testbed import TestbedError, load_testbed
+from atp_fixtures.targets import open_target
+from atp_fixtures.targets.base import TWO_LEVEL, TargetError, TargetUnavailable
+from atp_fixtures.targets.p4ml_names import DEFAULT_MAP
+from atp_fixtures.targets.testbed import TestbedError, load_testbed
 from p4sim.switchd.server import BfRuntimeServer
 from p4sim.switchd.device import SoftDevice
 from reference.aggregator import AggregatorState

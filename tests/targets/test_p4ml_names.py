@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 from bfruntime.info import BfrtInfo
-from fixtures.targets.p4ml_names import (DEFAULT_MAP, NameMapError, load_names, missing_from,
+from atp_fixtures.targets.p4ml_names import (DEFAULT_MAP, NameMapError, load_names, missing_from,
                                          register_names)
 from p4sim.switchd.bfrt_schema import fixed_schema
 

@@ -17,14 +17,14 @@ import p4sim
 from bfruntime.service import generic_handler
 from bfruntime.client import BfRuntimeClient
 from bfruntime.info import BfrtInfo
-from fixtures.corpus import trace_files
-from fixtures.plugin import DEFAULT_CORPUS
-from fixtures.targets import open_target
-from fixtures.targets.atp_schema import missing_for_atp, pool_max_of
-from fixtures.targets.base import TargetError, TargetUnavailable
-from fixtures.targets.p4sim import compiled_program
-from fixtures.testbed import load_testbed
-from fixtures.trace import load_trace
+from atp_fixtures.generation.corpus import trace_files
+from atp_fixtures.plugin import DEFAULT_CORPUS
+from atp_fixtures.targets import open_target
+from atp_fixtures.targets.atp_schema import missing_for_atp, pool_max_of
+from atp_fixtures.targets.base import TargetError, TargetUnavailable
+from atp_fixtures.targets.p4sim import compiled_program
+from atp_fixtures.targets.testbed import load_testbed
+from atp_fixtures.running.trace import load_trace
 from p4sim.switchd.bfrt_schema import fixed_schema, program_schema
 from p4sim.switchd.device import SoftDevice
 from p4sim.switchd.server import BfRuntimeServer

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from fixtures.testbed import PortSetup, load_testbed
-from fixtures import testbed as testbed_files
+from atp_fixtures.targets.testbed import PortSetup, load_testbed
+from atp_fixtures.targets import testbed as testbed_files
 from suite_cli import run_on_tofino_model
 
 ROOT = Path(__file__).resolve().parents[2]

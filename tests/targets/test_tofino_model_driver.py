@@ -20,15 +20,15 @@ from pathlib import Path
 import pytest
 
 from bfruntime.client import BfRuntimeClient
-from fixtures.comparator import compare
-from fixtures.plugin import DEFAULT_CORPUS
-from fixtures.replay import replay
-from fixtures.targets import open_target
-from fixtures.targets.base import (ATTRIBUTED_OUTPUT, QUEUE_DEPTH, READ_REGISTERS, SWITCH_CLOCK,
+from atp_fixtures.oracles.comparator import compare
+from atp_fixtures.plugin import DEFAULT_CORPUS
+from atp_fixtures.running.replay import replay
+from atp_fixtures.targets import open_target
+from atp_fixtures.targets.base import (ATTRIBUTED_OUTPUT, QUEUE_DEPTH, READ_REGISTERS, SWITCH_CLOCK,
                                    TargetError)
-from fixtures.targets.softswitch import SoftswitchLauncher, softswitch_unavailable
-from fixtures.testbed import load_testbed
-from fixtures.trace import load_trace
+from atp_fixtures.targets.softswitch import SoftswitchLauncher, softswitch_unavailable
+from atp_fixtures.targets.testbed import load_testbed
+from atp_fixtures.running.trace import load_trace
 
 ROOT = Path(__file__).resolve().parents[2]
 AS_MODEL = ROOT / "fixtures" / "testbeds" / "softswitch-as-model.yaml"
