@@ -220,8 +220,8 @@ control Ingress(inout headers_t hdr, inout ingress_md_t md,
         const entries = {
             /* routed second emit promote upper ack again op unserved mine resend new
              * (from_ps, release build) */
-            (0, _, _, _, _, _, _, _, _, _, _, _ FROM_PS(_)) : drop();  /* not a job here */
-            (_, 1, 0, _, _, _, _, _, _, _, _, _ FROM_PS(_)) : drop();  /* 4.7 absorbed */
+            (0, _, _, _, _, _, _, _, _, _, _, _ FROM_PS(_)) : drop();        /* not a job here */
+            (_, 1, 0, _, _, _, _, _, _, _, _, _ FROM_PS(_)) : drop();        /* 4.7 absorbed */
             (_, 1, _, 1, 1, _, _, _, _, _, _, _ FROM_PS(_)) : promote_up();
             (_, 1, _, 1, _, _, _, _, _, _, _, _ FROM_PS(_)) : promote_to_ps();
             (_, 1, _, _, _, _, _, _, _, _, _, _ FROM_PS(_)) : to_ps();
@@ -233,11 +233,11 @@ control Ingress(inout headers_t hdr, inout ingress_md_t md,
 #endif
             (_, _, _, _, _, 1, 1, _, _, _, _, _ FROM_PS(_)) : recirculate(BRIDGE_PARAM_LEVEL0);
             (_, _, _, _, _, 1, _, _, _, _, _, _ FROM_PS(_)) : to_workers();
-            (_, _, _, _, _, _, _, OP_NONE, 1, _, _, _ FROM_PS(_)) : drop(); /* no workers */
-            (_, _, _, _, _, _, _, OP_NONE, _, _, _, _ FROM_PS(_)) : to_ps(); /* float ... */
+            (_, _, _, _, _, _, _, OP_NONE, 1, _, _, _ FROM_PS(_)) : drop(); /* no workers here */
+            (_, _, _, _, _, _, _, OP_NONE, _, _, _, _ FROM_PS(_)) : to_ps(); /* float, other rack */
             (_, _, _, _, _, _, _, _, _, 0, 0, _ FROM_PS(_)) : collision_to_ps();
-            (_, _, _, _, _, _, _, _, _, 0, _, _ FROM_PS(_)) : to_ps(); /* a resend, not mine */
-            (_, _, 0, _, _, _, _, _, _, _, _, 0 FROM_PS(_)) : drop(); /* absorbed, no new bits */
+            (_, _, _, _, _, _, _, _, _, 0, _, _ FROM_PS(_)) : to_ps();       /* a resend, not mine */
+            (_, _, 0, _, _, _, _, _, _, _, _, 0 FROM_PS(_)) : drop();        /* absorbed, no new bits */
             (_, _, _, _, _, _, _, _, _, _, _, _ FROM_PS(_)) : recirculate(BRIDGE_SECOND_HALF);
         }
         default_action = drop();
