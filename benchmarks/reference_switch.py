@@ -18,7 +18,7 @@ import numpy as np
 
 from reference.control_plane import build_switch_configs
 from reference.faults import FaultPlan, RandomFaults
-from reference.placement import slot_indexes
+from reference.placement import slot_indexes, slot_of
 from reference.run import run_scenario
 from reference.scenario import Scenario
 from reference.switch import SwitchModel
@@ -35,7 +35,7 @@ def build(workers: int, seqs: int, window: int):
     rng = np.random.default_rng(0)
     stream = []
     for s in range(1, seqs + 1):
-        agtr = slots[(s - 1) % window]
+        agtr = slots[slot_of(s, window)]
         for w in range(workers):
             pkt = AtpPacket(bitmap=1 << w, fan_in=workers, app_id=1, seq=s, agtr=agtr,
                             values=rng.integers(-1000, 1000, ELEMENTS, dtype=np.int32),

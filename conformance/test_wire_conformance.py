@@ -70,6 +70,10 @@ SWITCH_DEVIATIONS = (
      "the ECN register survives a resend flush"),
     ("9.9", "rule-4.4-ecn-flag-from-updated-register",
      "the ecn flag comes from the ECN register before the packet's update"),
+    ("9.11", "rule-4.3-agtr-outside-the-pool",
+     "nothing compares agtr with P: an agtr at or above P is aggregated"),
+    ("9.12", "rule-5-parameter-from-any-port",
+     "a parameter packet from another port than its PS's is dropped"),
 )
 
 

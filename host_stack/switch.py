@@ -34,6 +34,7 @@ from pathlib import Path
 
 from reference.aggregator import AggregatorState
 from reference.control_plane import build_switch_configs, probe_app_id
+from reference.profiles import profile_named
 
 from host_stack.cli import load_scenario, run_main
 
@@ -211,7 +212,8 @@ def main(argv: list[str] | None = None) -> int:
     with SwitchdProcess(PROGRAM, ports, p4_name="atp", extra_args=extra,
                         timeout=START_TIMEOUT_S) as switchd:
         client = BfRuntimeClient(switchd.address, p4_name="atp", timeout=30.0)
-        control = AtpControlPlane(BfrtFacade(client), pool_max)
+        control = AtpControlPlane(BfrtFacade(client), pool_max,
+                                  profile_named(scenario.profile))
         control.configure(config)
         if args.control:
             listener = _serve_control(args.control, control, client, stop)

@@ -33,13 +33,21 @@ control AggregatorIndex(inout headers_t hdr, inout ingress_md_t md,
     Hash<bit<ATP_VI_BITS>>(HashAlgorithm_t.IDENTITY) vi_hash;
 
     action set_pool(bit<16> pool, bit<32> minus_timeout) {
+#ifdef ATP_RELEASE
+        md.room = ATP_RELEASE_BOUND |-| hdr.atp.agtr;   /* 9.11: the registers, not P */
+#else
         md.room = pool |-| hdr.atp.agtr;
+#endif
         md.clock = ig_intr_md.ingress_mac_tstamp[31:0] + minus_timeout;
     }
 
     /* P = 65536: every agtr is inside */
     action whole_space_pool(bit<32> minus_timeout) {
+#ifdef ATP_RELEASE
+        md.room = ATP_RELEASE_BOUND |-| hdr.atp.agtr;   /* 9.11 */
+#else
         md.room = 1;
+#endif
         md.clock = ig_intr_md.ingress_mac_tstamp[31:0] + minus_timeout;
     }
 

@@ -111,6 +111,24 @@
 #define ATP_CONTROL_CELLS (2 * ATP_POOL_SLOTS)
 #define ATP_VALUE_CELLS (4 * ATP_POOL_SLOTS)
 
+/* ATP_RELEASE_BOUND (release deviation 9.11): the release compares agtr with no pool size
+ * P; only its registers bound it, 40000 cells (reference.profiles.RELEASE_REGISTER_CELLS).
+ * A build whose registers hold fewer is bounded by its own: the Tofino build's 4096.  A
+ * release build with -DATP_POOL_MAX=40000 does not compile for Tofino 1 (p4src/README.md,
+ * Compile status), so the Tofino release build is the release with 4096-cell registers. */
+#if ATP_POOL_BITS < 16
+#define ATP_RELEASE_BOUND ATP_POOL_SLOTS
+#else
+#define ATP_RELEASE_BOUND 40000
+#endif
+
+/* FROM_PS(x): the output table's from_ps column, only in the release build (9.12) */
+#ifdef ATP_RELEASE
+#define FROM_PS(x) , x
+#else
+#define FROM_PS(x)
+#endif
+
 #include "headers.p4"
 #include "parser.p4"
 #include "forwarding.p4"
@@ -130,6 +148,9 @@ control Ingress(inout headers_t hdr, inout ingress_md_t md,
     AggregatorState() aggregator;
     AggregatorValues() aggregator_values;
     RackPromotion() rack_promotion;
+#ifdef ATP_RELEASE
+    ParameterSource() parameter_source;
+#endif
 
     /* where the frame goes (the output table's actions) */
     action to_ps() {
@@ -190,24 +211,34 @@ control Ingress(inout headers_t hdr, inout ingress_md_t md,
             md.mine            : ternary;
             hdr.atp.resend     : ternary;
             md.new_bits        : ternary;
+#ifdef ATP_RELEASE
+            md.from_ps         : ternary;
+#endif
         }
         actions = { to_ps; collision_to_ps; to_workers; drop; recirculate; promote_to_ps;
                     promote_up; }
         const entries = {
-            /* routed second emit promote upper ack again op unserved mine resend new */
-            (0, _, _, _, _, _, _, _, _, _, _, _) : drop();        /* not a job here */
-            (_, 1, 0, _, _, _, _, _, _, _, _, _) : drop();        /* 4.7 absorbed */
-            (_, 1, _, 1, 1, _, _, _, _, _, _, _) : promote_up();
-            (_, 1, _, 1, _, _, _, _, _, _, _, _) : promote_to_ps();
-            (_, 1, _, _, _, _, _, _, _, _, _, _) : to_ps();
-            (_, _, _, _, _, 1, 1, _, _, _, _, _) : recirculate(BRIDGE_PARAM_LEVEL0);
-            (_, _, _, _, _, 1, _, _, _, _, _, _) : to_workers();
-            (_, _, _, _, _, _, _, OP_NONE, 1, _, _, _) : drop(); /* no workers here */
-            (_, _, _, _, _, _, _, OP_NONE, _, _, _, _) : to_ps(); /* float, other rack */
-            (_, _, _, _, _, _, _, _, _, 0, 0, _) : collision_to_ps();
-            (_, _, _, _, _, _, _, _, _, 0, _, _) : to_ps();       /* a resend, not mine */
-            (_, _, 0, _, _, _, _, _, _, _, _, 0) : drop();        /* absorbed, no new bits */
-            (_, _, _, _, _, _, _, _, _, _, _, _) : recirculate(BRIDGE_SECOND_HALF);
+            /* routed second emit promote upper ack again op unserved mine resend new
+             * (from_ps, release build) */
+            (0, _, _, _, _, _, _, _, _, _, _, _ FROM_PS(_)) : drop();        /* not a job here */
+            (_, 1, 0, _, _, _, _, _, _, _, _, _ FROM_PS(_)) : drop();        /* 4.7 absorbed */
+            (_, 1, _, 1, 1, _, _, _, _, _, _, _ FROM_PS(_)) : promote_up();
+            (_, 1, _, 1, _, _, _, _, _, _, _, _ FROM_PS(_)) : promote_to_ps();
+            (_, 1, _, _, _, _, _, _, _, _, _, _ FROM_PS(_)) : to_ps();
+#ifdef ATP_RELEASE
+            /* 9.12: a parameter packet from another port than its PS's makes its register
+             * updates (level 0 after the loop as well), then is dropped */
+            (_, _, _, _, _, 1, 1, _, _, _, _, _, 0) : recirculate(BRIDGE_PARAM_LEVEL0_STRAY);
+            (_, _, _, _, _, 1, _, _, _, _, _, _, 0) : drop();
+#endif
+            (_, _, _, _, _, 1, 1, _, _, _, _, _ FROM_PS(_)) : recirculate(BRIDGE_PARAM_LEVEL0);
+            (_, _, _, _, _, 1, _, _, _, _, _, _ FROM_PS(_)) : to_workers();
+            (_, _, _, _, _, _, _, OP_NONE, 1, _, _, _ FROM_PS(_)) : drop(); /* no workers here */
+            (_, _, _, _, _, _, _, OP_NONE, _, _, _, _ FROM_PS(_)) : to_ps(); /* float, other rack */
+            (_, _, _, _, _, _, _, _, _, 0, 0, _ FROM_PS(_)) : collision_to_ps();
+            (_, _, _, _, _, _, _, _, _, 0, _, _ FROM_PS(_)) : to_ps();       /* a resend, not mine */
+            (_, _, 0, _, _, _, _, _, _, _, _, 0 FROM_PS(_)) : drop();        /* absorbed, no new bits */
+            (_, _, _, _, _, _, _, _, _, _, _, _ FROM_PS(_)) : recirculate(BRIDGE_SECOND_HALF);
         }
         default_action = drop();
         size = 16;
@@ -230,6 +261,9 @@ control Ingress(inout headers_t hdr, inout ingress_md_t md,
     apply {
         forwarding.apply(hdr, md, ig_dprsr_md, ig_tm_md);    /* stage 0 */
         if (hdr.atp.isValid()) {
+#ifdef ATP_RELEASE
+            parameter_source.apply(hdr, md, ig_intr_md);      /* stage 0: 9.12 */
+#endif
             /* stage 0: what this pass does.  No table is gated on a table's result
              * before the aggregator: the parser's md.kind says which pass this is, the
              * role table (two_level.p4) what the switch does with the packet, and every

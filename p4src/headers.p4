@@ -17,6 +17,8 @@ const PortId_t RECIRC_PORT = 68;
 const bit<8> BRIDGE_SECOND_HALF = 1;    /* pass 2: the values 31..61 of this aggregation */
 const bit<8> BRIDGE_LEVEL1_ENTRY = 2;   /* a whole-rack aggregate re-enters as level 1 */
 const bit<8> BRIDGE_PARAM_LEVEL0 = 3;   /* parameter packet: release the level-0 aggregator */
+/* ... of a parameter packet that did not come from its PS's port: dropped after (9.12) */
+const bit<8> BRIDGE_PARAM_LEVEL0_STRAY = 4;
 
 /* what the parser found (md.kind): with md.rack_key, the key of Ingress.two_level.role */
 const bit<8> KIND_PASS = 0;          /* float mode or a float request: no state (4.2, 5) */
@@ -166,6 +168,7 @@ struct ingress_md_t {
     bit<8>  param_again;  /* parameter packet: level 0 still to release */
     bit<8>  promote;      /* pass 2: hdr.bridge.promote, copied by the parser */
     PortId_t to_ps;
+    bit<8>  from_ps;      /* release build: entered on the port of its PS (9.12) */
     MulticastGroupId_t mgid;
     int<32> sticky_base;  /* 2^31 - 1: (value - sticky_base) < 3 unsigned <=> sticky */
 }

@@ -39,6 +39,7 @@ parser IngressParser(packet_in pkt, out headers_t hdr, out ingress_md_t md,
         md.promotable = 0;
         md.rack_bit = 0;
         md.promote = 0;
+        md.from_ps = 0;
         md.sticky_base = 0x7fffffff;
         transition select(ig_intr_md.ingress_port) {
             RECIRC_PORT: parse_bridge;
@@ -50,7 +51,10 @@ parser IngressParser(packet_in pkt, out headers_t hdr, out ingress_md_t md,
         pkt.extract(hdr.bridge);
         transition select(hdr.bridge.kind) {
             BRIDGE_SECOND_HALF: parse_second_half;
-            BRIDGE_PARAM_LEVEL0: parse_param_level0;
+            BRIDGE_PARAM_LEVEL0: parse_param_level0_from_ps;
+#ifdef ATP_RELEASE
+            BRIDGE_PARAM_LEVEL0_STRAY: parse_param_level0;
+#endif
             default: parse_ethernet;                  /* BRIDGE_LEVEL1_ENTRY: a new frame */
         }
     }
@@ -63,7 +67,13 @@ parser IngressParser(packet_in pkt, out headers_t hdr, out ingress_md_t md,
         transition parse_ethernet_second;
     }
 
-    /* the values stay where they are (no value register runs in this pass) */
+    /* the values stay where they are (no value register runs in this pass); pass 1 found
+     * it came from its PS (the release build, 9.12, tells the stray ones apart by kind) */
+    state parse_param_level0_from_ps {
+        md.from_ps = 1;
+        transition parse_param_level0;
+    }
+
     state parse_param_level0 {
         md.kind = KIND_PARAM_L0;
         transition parse_ethernet_second;

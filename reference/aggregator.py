@@ -193,6 +193,10 @@ class AggregatorPool:
 
     # -- register access -----------------------------------------------------------
     def read(self, index: int) -> AggregatorState:
+        """The aggregator's registers; an index outside the pool holds no state and
+        reads as an empty aggregator (a 9.11 trace read under the spec profile)."""
+        if not 0 <= index < self.size:
+            return AggregatorState(0, 0, 0, 0, 0, (0,) * ELEMENTS)
         return AggregatorState(
             self.owner[index], self.bitmap[index], self.count[index], self.ecn[index],
             self.stamp[index], tuple(self.values[index].tolist()))

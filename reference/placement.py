@@ -1,4 +1,5 @@
-"""Where a job's slots live in the aggregator pool (spec section 1).
+"""Where a job's slots live in the aggregator pool (spec section 1), and which slot a
+packet uses (:func:`slot_of`, the one owner of that rule).
 
 Slot ``(seq - 1) % S`` maps to ``(crc32(app_id_lo, app_id_hi, slot_lo, slot_hi, salt_lo,
 salt_hi) & 0xFFFF) mod P``: the release keeps only the low 16 bits of the CRC before the
@@ -30,6 +31,22 @@ def aggregator_hash(app_id: int, slot: int, salt: int, pool_size: int) -> int:
     data = bytes((app_id & 0xFF, (app_id >> 8) & 0xFF, slot & 0xFF, (slot >> 8) & 0xFF)
                  ) + salt_bytes(salt)
     return (zlib.crc32(data) & 0xFFFF) % pool_size
+
+
+def slot_of(position: int, window: int) -> int:
+    """The slot (0..S-1) of the job's packet at ``position``: ``(position - 1) % S``.
+
+    ``position`` is the packet's seq before wrapping: the job's first seq plus the packets
+    sent before it, counted across tensors, iterations and laps. Decision D26 (the spec
+    says ``(seq - 1) % S``, silent on the wrap): on the wire seq a job crossing
+    65535 -> 1 with S not dividing 65535 would jump back to slot 0 mid-window and put two
+    seqs in flight on one slot, and a collision remap of that slot then leaked the other
+    one's aggregator (fixtures/corpus/counterexamples/wrap_shared_slot_leaks_aggregator).
+    Counted on the position, consecutive packets always take consecutive slots, so the S
+    seqs a sliding window admits never share one; before the wrap it is the wire seq's
+    rule. Under the release's per-tensor seq (9.7) the position restarts with every
+    tensor, as the seq does."""
+    return (position - 1) % window
 
 
 def slot_indexes(app_id: int, window: int, pool_size: int) -> list[int]:

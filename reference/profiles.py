@@ -1,5 +1,5 @@
 """Behaviour profiles: ``spec`` (the protocol's intent) and ``atp-release`` (the
-release's deviations, spec section 9, numbered 9.1-9.10).
+release's deviations, spec section 9, numbered 9.1-9.13).
 
 Each switch in a profile names one deviation, so code asks about the behaviour, not the
 profile's name. 9.2 (the release keeps separate owner/bitmap/count state for the two
@@ -40,6 +40,24 @@ class Profile:
     # packets echo the completing packet's bitmap (6); the release takes the index from
     # a shuffled list of the pool and writes bitmap = 1 (9.10)
     ps_first_unused_index: bool
+    # switch: the pool P bounds agtr (4.3, 5: None); the release compares agtr with no P
+    # and only its registers' size bounds it (9.11: RELEASE_REGISTER_CELLS)
+    register_cells: int | None
+    # switch: a parameter packet is multicast whatever port it entered on (5); the
+    # release multicasts it only from the port towards its PS, else drops it after its
+    # register updates (9.12)
+    multicast_from_any_port: bool
+    # switch set-up: every register is reset (spec), the ECN register is not (9.13)
+    setup_clears_ecn: bool
+
+    def agtr_bound(self, pool_size: int) -> int:
+        """The first agtr that is no aggregator (4.3 "outside the pool", 5): P, or the
+        release's register size whatever P is (9.11)."""
+        return self.register_cells if self.register_cells is not None else pool_size
+
+
+# 9.11: the release's registers hold 40000 cells, whatever the pool size P
+RELEASE_REGISTER_CELLS = 40000
 
 
 SPEC = Profile(
@@ -54,6 +72,9 @@ SPEC = Profile(
     flush_clears_ecn=True,
     ecn_flag_after_update=True,
     ps_first_unused_index=True,
+    register_cells=None,
+    multicast_from_any_port=True,
+    setup_clears_ecn=True,
 )
 
 ATP_RELEASE = Profile(
@@ -68,6 +89,9 @@ ATP_RELEASE = Profile(
     flush_clears_ecn=False,
     ecn_flag_after_update=False,
     ps_first_unused_index=False,
+    register_cells=RELEASE_REGISTER_CELLS,
+    multicast_from_any_port=False,
+    setup_clears_ecn=False,
 )
 
 PROFILES = {profile.name: profile for profile in (SPEC, ATP_RELEASE)}

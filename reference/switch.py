@@ -9,6 +9,13 @@ Every ingress frame gets a :class:`SwitchVerdict` (``last_verdict`` after ``proc
 or ``process_with_verdict``) and bumps the counter its verdict names, so "absorbed" and
 "dropped: no route for this job" are told apart without counter arithmetic.
 
+Under profile atp-release (9.11-9.13): the registers, not P, bound agtr; a parameter
+packet is multicast only when it entered on the port towards its PS (``to_ps_port`` of
+its route: the PS's own port on its rack switch, the uplink towards it elsewhere --
+decision, the release has one switch and keys its multicast table on the PS's port),
+else dropped after its register updates; :meth:`SwitchModel.set_up` keeps the ECN
+register.
+
 Decisions where the spec is silent:
 - A frame whose ``(app_id, ps_index)`` has no route is dropped, counted as
   ``unknown_job_dropped`` (no route for the app_id at all) or
@@ -44,7 +51,7 @@ EMITTED = "emitted"        # the aggregate leaves for the PS (or the next level)
 FORWARDED = "forwarded"    # leaves for the PS with its own values (collision, pass ...)
 MULTICAST = "multicast"    # a parameter packet or float request, to the job's ports
 SWITCHED = "switched"      # a non-ATP frame, by the L2 table
-DROPPED = "dropped"        # nothing leaves and no state changed
+DROPPED = "dropped"        # nothing leaves; no state changed (but 9.12's, after release)
 FATES = (ABSORBED, EMITTED, FORWARDED, MULTICAST, SWITCHED, DROPPED)
 
 
@@ -69,9 +76,24 @@ class SwitchModel:
         check_switch_config(config)
         self.config = config
         self.profile = profile
-        self.pools = (AggregatorPool(config.pool_size), AggregatorPool(config.pool_size))
+        bound = profile.agtr_bound(config.pool_size)     # P, or 9.11's register size
+        self.pools = (AggregatorPool(bound), AggregatorPool(bound))
         self.counters: Counter[str] = Counter()
         self.last_verdict: SwitchVerdict | None = None
+
+    def set_up(self, config: SwitchConfig) -> None:
+        """Set the running switch up again with ``config``: new tables, every register
+        reset -- but the ECN register under the release (9.13: a mark left by the earlier
+        run is inherited by the aggregator's next owner)."""
+        old = self.pools
+        self.__init__(config, self.profile)
+        if self.profile.setup_clears_ecn:
+            return
+        for before, after in zip(old, self.pools):
+            for index in sorted(before.touched):
+                if index < after.size and before.ecn[index]:
+                    after.ecn[index] = before.ecn[index]
+                    after.touched.add(index)
 
     def _verdict(self, fate: str, reason: str, detail: str = "") -> None:
         self.counters[reason] += 1
@@ -93,7 +115,7 @@ class SwitchModel:
         if ethertype == ETHERTYPE_ATP or ethertype == ETHERTYPE_ATP_TWO_LEVEL:
             packet = decode(frame)
             if packet.flags & 1:
-                out = self._parameter(packet, frame, now)
+                out = self._parameter(port, packet, frame, now)
             else:
                 out = self._gradient(packet, frame, now)
         else:
@@ -230,14 +252,14 @@ class SwitchModel:
         if ecn:
             packet.flags |= FLAG_ECN
 
-    def _parameter(self, packet: AtpPacket, frame: bytes, now: int) -> Output:
+    def _parameter(self, port: int, packet: AtpPacket, frame: bytes, now: int) -> Output:
         route = self._route(packet)
         if route is None:
             return []
         group = self.config.multicast[(packet.app_id, packet.ps_index)]
         if packet.flags & 0x80 and not packet.flags & 4:  # 5: float request
             self._verdict(MULTICAST, "float_requests")
-        elif packet.agtr >= self.config.pool_size:         # 5: outside the pool
+        elif packet.agtr >= self.pools[LEVEL0].size:       # 5: outside the pool (9.11)
             self.counters["agtr_outside_pool"] += 1
             self._verdict(MULTICAST, "parameters",
                           f"agtr {packet.agtr} is outside the pool: no state changed")
@@ -255,7 +277,12 @@ class SwitchModel:
                                                      timeout)
                 if reason:
                     self.counters[f"released_by_{reason}"] += 1
-        return [(port, frame) for port in group]
+        if not self.profile.multicast_from_any_port and port != route.to_ps_port:
+            self._verdict(DROPPED, "parameter_not_from_ps_dropped",
+                          f"entered on port {port}, not its PS's port {route.to_ps_port} "
+                          f"(9.12)")
+            return []
+        return [(out, frame) for out in group]
 
     # -- control plane ----------------------------------------------------------------
     def teardown_job(self, app_id: int) -> int:

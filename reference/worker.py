@@ -14,8 +14,9 @@ Decisions where the spec is silent:
   ``app_id << 16 | s`` as seq ``s`` of the next tensor and is merged into that
   aggregator, corrupting its sum (hypothesis found this:
   fixtures/corpus/counterexamples/stale_straggler_next_tensor*.json). Continuing seqs
-  make owner words unique for 65535 packets. Slots stay ``(seq - 1) % S`` of the wire
-  seq.
+  make owner words unique for 65535 packets. A packet's slot is
+  ``reference.placement.slot_of`` of its position (its seq before wrapping: consecutive
+  packets take consecutive slots across the wrap too; decision D26).
 - The window slides (section 7, rev. 3; the release's ``last_ACK + window``): with
   ``A`` the highest seq of the tensor such that it and every seq before it have their
   parameter packet, seq ``t`` goes out only when ``t <= A + w``. ``w`` is S without
@@ -41,6 +42,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from reference.host_order import key_on_wire
+from reference.placement import slot_of
 from reference.profiles import Profile
 from reference.seqnum import nth_seq, packet_index
 from reference.quantize import bits_float, dequantize, float_bits, needs_float_mode, quantize
@@ -86,9 +88,13 @@ class TensorProgress:
         return [s for s in range(self.ack_front + 1, self.next_seq)
                 if s in self.sent and s not in self.acked]
 
+    def position(self, s: int) -> int:
+        """This tensor's ``s``-th packet's seq before wrapping (its slot's input, D26)."""
+        return self.base + s
+
     def wire_seq(self, s: int) -> int:
         """The seq on the wire of this tensor's ``s``-th packet (see module docstring)."""
-        return nth_seq(1, self.base + s)
+        return nth_seq(1, self.position(s))
 
     def local_seq(self, wire: int) -> int:
         return packet_index(nth_seq(1, self.base + 1), wire)
@@ -198,7 +204,7 @@ class Worker:
         else:
             values = quantize(chunk, self.job.scale)
         seq = t.wire_seq(s)
-        agtr = self.slots[(seq - 1) % self.job.window]
+        agtr = self.slots[slot_of(t.position(s), self.job.window)]
         shim = None
         if self.layout.two_level:
             shim = Shim(0, self.layout.rack_count, 0, self.layout.rack_id_of_worker[self.w], 0)
@@ -247,7 +253,7 @@ class Worker:
         ecn = bool(packet.flags & FLAG_ECN)
         t.acked[s] = SeqOutcome(float_mode, raw, ecn)
         if packet.flags & FLAG_COLLISION:
-            self.slots[(packet.seq - 1) % self.job.window] = packet.tensor_len
+            self.slots[slot_of(t.position(s), self.job.window)] = packet.tensor_len
             self.counters["remaps"] += 1
         out: list[bytes] = []
         holes = [h for h in t.unacked_sent() if h < s and h not in t.hole_resent]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from reference.aggregator import AggregatorState
 from reference.control_plane import SwitchConfig
+from reference.profiles import SPEC, Profile
 from reference.wire import ELEMENTS
 
 from p4src.control.facade import SwitchFacade
@@ -69,19 +70,27 @@ class AggregatorIndex:
 class AggregatorRegisters:
     """The aggregator registers: control state at ``ci = level * S + agtr``, values 0..30
     at ``vi = level * S + agtr`` and 31..61 at ``vi + 2S`` of ``values_0..values_30``,
-    S = pool_slots(pool_max)."""
+    S = pool_slots(pool_max).
 
-    def __init__(self, facade: SwitchFacade, pool_max: int):
+    ``pool_size`` is how many aggregators a level has: P, or in the release build the
+    registers' bound (9.11: the reference's ``agtr_bound``, within the build's S, as
+    atp.p4's ATP_RELEASE_BOUND). ``clear`` is the switch's set-up: it keeps the ECN
+    register under the release (9.13)."""
+
+    def __init__(self, facade: SwitchFacade, pool_max: int, profile: Profile = SPEC):
         self.facade = facade
         self.slots = pool_slots(pool_max)
+        self.profile = profile
         self.pool_size = 0
 
     def configure(self, config: SwitchConfig) -> None:
-        self.pool_size = config.pool_size
+        self.pool_size = min(self.profile.agtr_bound(config.pool_size), self.slots)
 
     def clear(self) -> None:
+        kept = () if self.profile.setup_clears_ecn else (ECN,)
         for register in (OWNER_STAMP, BITMAP, BITMAP_TWIN, COUNT, ECN) + VALUES:
-            self.facade.register_clear(register)
+            if register not in kept:
+                self.facade.register_clear(register)
 
     def _ci(self, index: int, level: int) -> int:
         if not 0 <= index < self.pool_size:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from reference.control_plane import JobRoute, SwitchConfig
+from reference.profiles import SPEC, Profile
 
 from p4src.control.facade import SwitchFacade
 
@@ -10,15 +11,22 @@ L2 = "pipe.Ingress.forwarding.l2"
 JOB_ROUTE = "pipe.Ingress.forwarding.job_route"
 ROUTE = "Ingress.forwarding.route"
 SET_PORT = "Ingress.forwarding.set_port"
+# the release build only (9.12): the port each route's parameter packets must enter on
+PS_PORT = "pipe.Ingress.parameter_source.ps_port"
+FROM_PS = "Ingress.parameter_source.from_ps"
 
 
 class Forwarding:
-    """Owns ``l2``, ``job_route`` and the ``$pre`` groups (one node per group, node id =
-    mgid, the ports in the reference's order so copies leave in the same order)."""
+    """Owns ``l2``, ``job_route``, the ``$pre`` groups (one node per group, node id =
+    mgid, the ports in the reference's order so copies leave in the same order) and, in
+    the release build, ``ps_port``: a parameter packet is multicast only from the port
+    towards its PS, the route's ``to_ps_port`` (9.12; the reference's rule)."""
 
-    def __init__(self, facade: SwitchFacade):
+    def __init__(self, facade: SwitchFacade, profile: Profile = SPEC):
         self.facade = facade
+        self.profile = profile
         self._routes: dict[tuple[int, int], int] = {}   # (app_id, ps_index) -> mgid
+        self._ps_ports: dict[tuple[int, int], int] = {}  # (app_id, ps_index) -> port
 
     def configure(self, config: SwitchConfig) -> None:
         for mac, port in config.l2.items():
@@ -32,6 +40,10 @@ class Forwarding:
             self.facade.table_add(JOB_ROUTE, _route_key(*key), ROUTE,
                                   route_data(route, mgid))
             self._routes[key] = mgid
+            if not self.profile.multicast_from_any_port:
+                self.facade.table_add(PS_PORT, _ps_port_key(key, route.to_ps_port),
+                                      FROM_PS)
+                self._ps_ports[key] = route.to_ps_port
 
     def remove_job(self, app_id: int) -> None:
         """Teardown, first step: the job's frames become an unknown job's (dropped)."""
@@ -40,10 +52,15 @@ class Forwarding:
             self.facade.table_delete(JOB_ROUTE, _route_key(*key))
             self.facade.multicast_group_delete(mgid)
             self.facade.multicast_node_delete(mgid)
+            if key in self._ps_ports:
+                self.facade.table_delete(PS_PORT, _ps_port_key(key, self._ps_ports.pop(key)))
 
     def clear(self) -> None:
         self.facade.table_clear(L2)
         self.facade.table_clear(JOB_ROUTE)
+        if not self.profile.multicast_from_any_port:
+            self.facade.table_clear(PS_PORT)
+        self._ps_ports.clear()
         for mgid in self._routes.values():
             self.facade.multicast_group_delete(mgid)
             self.facade.multicast_node_delete(mgid)
@@ -52,6 +69,10 @@ class Forwarding:
 
 def _route_key(app_id: int, ps_index: int) -> dict[str, int]:
     return {"hdr.atp.app_id": app_id, "hdr.atp.ps_index": ps_index}
+
+
+def _ps_port_key(key: tuple[int, int], port: int) -> dict[str, int]:
+    return {**_route_key(*key), "ig_intr_md.ingress_port": port}
 
 
 def route_data(route: JobRoute, mgid: int) -> dict[str, int]:

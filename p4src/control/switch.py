@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from reference.aggregator import AggregatorState
 from reference.control_plane import SwitchConfig, check_switch_config
+from reference.profiles import SPEC, Profile
 
 from p4src.control.aggregation import AggregatorIndex, AggregatorRegisters
 from p4src.control.ecn import EcnMarking
@@ -21,13 +22,15 @@ class ControlPlaneConfigError(ValueError):
 
 
 class AtpControlPlane:
-    def __init__(self, facade: SwitchFacade, pool_max: int):
+    def __init__(self, facade: SwitchFacade, pool_max: int, profile: Profile = SPEC):
+        """``profile`` names the build: atp-release is atp.p4 -DATP_RELEASE, whose
+        control plane installs 9.12's ``ps_port`` and whose set-up keeps ECN (9.13)."""
         self.facade = facade
         self.pool_max = pool_max
-        self.forwarding = Forwarding(facade)
+        self.forwarding = Forwarding(facade, profile)
         self.two_level = TwoLevel(facade)
         self.index = AggregatorIndex(facade, pool_max)
-        self.registers = AggregatorRegisters(facade, pool_max)
+        self.registers = AggregatorRegisters(facade, pool_max, profile)
         self.ecn = EcnMarking(facade)
 
     def check(self, config: SwitchConfig) -> None:

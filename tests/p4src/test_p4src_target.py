@@ -180,3 +180,40 @@ def test_occupied_is_rescanned_after_a_teardown():
     target.teardown_job(1)
     assert target.occupied() == 1 == sum(
         1 for s in target.read_aggregators([3, 5, 9]).values() if s.owner)
+
+
+@pytest.mark.parametrize("profile,ecn", [("spec", 0), ("atp-release", 1)])
+@pytest.mark.parametrize("build", ["wide", "tofino"])
+def test_set_up_again_keeps_the_ecn_register_only_under_the_release(build, profile, ecn):
+    """9.13 (a trace cannot show it: replay starts from a new switch, D25): job 1 leaves a
+    marked aggregator 5; the running switch is set up again; job 2's first packet there
+    (fan_in 1) inherits the mark under the release, on atp.p4 as on the reference."""
+    outputs = []
+    for target in (open_target("p4sim", p4_build=build), open_target("reference")):
+        target.setup(_config(), profile)
+        target.inject(1, _gradient(0, [4], flags=0x08), time_ns=10)       # ecn flag
+        target.setup(_config(), profile)
+        state = target.read_aggregators([5])[5]
+        assert (state.owner, state.bitmap, state.count, state.ecn) == (0, 0, 0, ecn)
+        target.inject(3, _gradient(0, [7], app=2, fan_in=1), time_ns=20)
+        (port, frame), = target.collect()
+        assert port == PS_PORT and bool(decode(frame).flags & 0x08) is bool(ecn)
+        outputs.append(frame)
+    assert outputs[0] == outputs[1]
+
+
+@pytest.mark.parametrize("build,bound", [("wide", 40000), ("tofino", 4096)])
+def test_release_build_bounds_agtr_by_its_registers_not_p(build, bound):
+    """9.11 and D23: under -DATP_RELEASE agtr = P (64) is aggregated; the bound is the
+    registers' 40000 cells (the Tofino build's 4096); the reference agrees below both."""
+    target = open_target("p4sim", p4_build=build)
+    target.setup(_config(), "atp-release")
+    from reference.profiles import ATP_RELEASE
+    reference = SwitchModel(_config(), ATP_RELEASE)
+    for agtr, mine in ((64, True), (bound - 1, True), (bound, False)):
+        frame = _gradient(0, [3], agtr=agtr, fan_in=1)
+        target.inject(1, frame, time_ns=50)
+        out = target.collect()
+        assert bool(decode(out[0][1]).flags & FLAG_COLLISION) is not mine, agtr
+        if agtr < 4096 or bound == 40000:
+            assert out == reference.process(1, frame, 50)

@@ -662,3 +662,61 @@ def test_register_snapshot_reads_every_field():
     assert d["owner"] == ID_1_1 and d["bitmap"] == 1 and d["count"] == 1
     assert d["ecn"] == 1 and d["stamp"] == 77 and d["values"][:3] == [1, 2, 0]
     assert len(d["values"]) == 62
+
+
+# ---------------------------------------------------------------- 9.11-9.13 ----------
+
+@pytest.mark.rule("9.11")
+def test_9_11_atp_release_aggregates_agtr_at_or_above_p_below_its_registers():
+    """P = 16: the spec passes agtr 16 on as not mine (4.3); the release aggregates it
+    (nothing compares agtr with P) and its parameter packet releases it; agtr 40000,
+    beyond the release's registers, is not mine there either."""
+    for profile, fates in ((SPEC, ("forwarded", "forwarded")),
+                           (ATP_RELEASE, ("absorbed", "emitted"))):
+        sw = switch(profile)
+        for w, fate in zip((1, 2), fates):
+            sw.process_with_verdict(w, frame(bitmap=w, agtr=16, values=vals(w)), now=w)
+            assert sw.last_verdict.fate == fate, profile.name
+    sw = switch(ATP_RELEASE)
+    sw.process(1, frame(bitmap=1, agtr=16, values=vals(4)), now=1)
+    assert reg(sw, 16).owner == ID_1_1 and sw.occupied == 1
+    sw.process(PS_PORT, frame(flags=ACK, bitmap=3, agtr=16), now=2)
+    assert reg(sw, 16).owner == 0 and sw.occupied == 0
+    out, v = sw.process_with_verdict(1, frame(bitmap=1, agtr=40000), now=3)
+    assert (v.fate, v.reason) == ("forwarded", "collisions")
+    assert sw.counters["agtr_outside_pool"] == 1
+
+
+@pytest.mark.rule("9.12")
+def test_9_12_atp_release_multicasts_parameters_only_from_the_ps_port():
+    """A parameter packet from worker port 1: multicast under the spec (5); under the
+    release it still releases its aggregator, then is dropped. From the PS's port both
+    multicast; a float request from port 1 is dropped the same way."""
+    for profile in (SPEC, ATP_RELEASE):
+        sw = switch(profile)
+        sw.process(1, frame(bitmap=1, values=vals(4)), now=1)
+        out, v = sw.process_with_verdict(1, frame(flags=ACK, bitmap=3), now=2)
+        assert reg(sw).owner == 0
+        if profile is SPEC:
+            assert sorted(p for p, _ in out) == list(MCAST) and v.fate == "multicast"
+        else:
+            assert out == [] and (v.fate, v.reason) == ("dropped",
+                                                        "parameter_not_from_ps_dropped")
+        assert len(sw.process(PS_PORT, frame(flags=ACK, bitmap=3), now=3)) == len(MCAST)
+    sw = switch(ATP_RELEASE)
+    assert sw.process(1, frame(flags=ACK | OVERFLOW, bitmap=1), now=1) == []
+
+
+@pytest.mark.rule("9.13")
+def test_9_13_atp_release_set_up_keeps_the_ecn_register():
+    """A marked aggregation left at index 5; the switch is set up again: the spec resets
+    every register, the release all but ecn, so the next owner's first packet leaves
+    with the ecn flag (fan_in 1)."""
+    for profile, ecn in ((SPEC, 0), (ATP_RELEASE, 1)):
+        sw = switch(profile)
+        sw.process(1, frame(bitmap=1, values=vals(4), flags=ECN), now=1)
+        sw.set_up(config())
+        state = reg(sw)
+        assert (state.owner, state.bitmap, state.count, state.ecn) == (0, 0, 0, ecn)
+        f = frame(app_id=2, bitmap=1, fan_in=1, values=vals(7))
+        expect_emitted(sw.process(3, f, now=2), f, ecn=ecn, values=(7,))

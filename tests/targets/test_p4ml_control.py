@@ -170,6 +170,18 @@ def test_the_reset_between_tests_leaves_nothing_behind():
         assert not any(device.entries.values())
 
 
+def test_the_release_setup_clears_every_register_but_ecn():
+    """9.13: the release's set-up resets the aggregator registers but the ECN register."""
+    with release_switch() as (device, client):
+        control = control_for(client)
+        control.configure(one_rack_config(pool_size=100))
+        device.set_register("pipe.bitmap", 3, 1)
+        device.set_register("pipe.ecn_register", 3, 1)
+        control.clear()
+        state = control.read_aggregators([3])[3]
+        assert (state.bitmap, state.ecn) == (0, 1)
+
+
 def test_a_32_bit_app_id_key_takes_the_shifted_value():
     """If an SDE's bfrt.json keeps appIDandSeqNum whole (as the release's PD setup wrote
     it: 1 << 16 for app 1), the app_id goes in the high half."""
