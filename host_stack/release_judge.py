@@ -22,7 +22,7 @@ from host_stack.release_run import ReleaseRun, release_scenario
 # what the release's captures break, and why (docs/protocol.md section 9; the last one
 # is observed and not in the specification's section 9 yet)
 KNOWN = {"3": "deviation 9.3 (no gradient values)",
-         "7.2": "a timeout resends only up to the first answer (not in section 9)"}
+         "7.2": "a timeout resends only up to the first answer (not in section 9: docs/protocol.md D27)"}
 # rule ids are docs/protocol.md's: 6.4 ECN echo, 7.1 window, 7.2 loss recovery (only
 # its timeout resends here: hole resends need an instant-by-instant replay), 7.3 remap,
 # 7.4 float fallback

@@ -199,7 +199,7 @@ def test_every_decision_names_where_it_lives():
     assert len(blocks) >= 10
     for block in blocks:
         heading = block.splitlines()[0]
-        assert re.search(r"\(`(reference|fixtures)\.[\w.]+`", block), heading
+        assert re.search(r"\(`(reference|atp_fixtures|host_stack)\.[\w.]+`", block), heading
 
 
 # -- (b) numbering matches the specification -----------------------------------------
