@@ -28,6 +28,11 @@ pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("softswitch-veth")]
 
 # every port a generated scenario of up to 2 racks uses: no daemon restart per example
 PORTS = tuple(range(1, 10)) + (100, 101)
+# derandomized, generated examples only: each is a run through the softswitch
+REAL_PACKETS = settings(derandomize=True, deadline=None, database=None,
+                        phases=(Phase.explicit, Phase.generate),
+                        suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                               HealthCheck.too_slow])
 
 
 @pytest.fixture(scope="module")
@@ -65,9 +70,7 @@ def _verdict(comparison) -> tuple:
                                         [str(d) for d in first.fields]))
 
 
-@settings(max_examples=6, derandomize=True, deadline=None, database=None,
-          phases=(Phase.explicit, Phase.generate),
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(REAL_PACKETS, max_examples=6)
 @given(scenario=scenarios(max_racks=2, max_jobs=2, max_workers=4, max_pses=2, max_window=4,
                           max_seqs=4))
 def test_pipelined_and_stop_and_wait_observe_and_judge_alike(softswitch, scenario):
@@ -136,9 +139,7 @@ def _closed_loop(target, scenario, batched: bool, drop_route: bool = False):
             None if divergence is None else (divergence.ingress_index, divergence.rule))
 
 
-@settings(max_examples=4, derandomize=True, deadline=None, database=None,
-          phases=(Phase.explicit, Phase.generate),
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(REAL_PACKETS, max_examples=4)
 @given(scenario=scenarios(max_racks=1, max_jobs=2, max_workers=4, max_pses=2, max_window=4,
                           max_seqs=4))
 def test_closed_loop_batched_per_instant_runs_and_judges_as_per_frame(softswitch, scenario):
