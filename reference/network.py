@@ -10,8 +10,8 @@ A switch that offers ``prefetch`` (a switch under test behind real interfaces, w
 each frame is a round trip) is shown, before the first of them runs, every frame that
 the very next events deliver to it at the same instant: they are already decided (what
 these frames cause is scheduled after them, even on a link without latency), so it may
-send them together. The events
-still run one by one, in the same order, so the run is the same as without.
+send them together. The events still run one by one, in the same order, so the run is
+the same as without.
 """
 
 from __future__ import annotations
