@@ -5,6 +5,13 @@ scheduled, so a run is a pure function of the scenario (every random draw comes 
 ``random.Random`` seeded by the scenario). Each transmission goes through the fault
 injector of its link; each switch logs its ingress (with time and queue depth) and its
 egress, in order — the raw material of traces.
+
+A switch that offers ``prefetch`` (a switch under test behind real interfaces, where
+each frame is a round trip) is shown, before the first of them runs, every frame that
+the very next events deliver to it at the same instant: they are already decided (what
+these frames cause is scheduled after them, even on a link without latency), so it may
+send them together. The events still run one by one, in the same order, so the run is
+the same as without.
 """
 
 from __future__ import annotations
@@ -95,8 +102,8 @@ class Network:
         peer_node, peer_port = peer
         decision = self.injector.decide(self.now, node, peer_node, frame)
         for extra in decision.copies:
-            self.at(self.now + self.latency_ns + extra,
-                    lambda n=peer_node, p=peer_port, f=frame: self._deliver(n, p, f))
+            self.at(self.now + self.latency_ns + extra, _Delivery(self, peer_node, peer_port,
+                                                                 frame))
 
     def _deliver(self, node: str, port: int, frame: bytes) -> None:
         switch = self.switches.get(node)
@@ -152,5 +159,39 @@ class Network:
                 return "events"
             self.now = time_ns
             self.events += 1
+            if isinstance(action, _Delivery) and not action.prefetched:
+                self._prefetch(action, max_events)
             action()
         return "done" if until() else "idle"
+
+    def _prefetch(self, first: "_Delivery", max_events: int) -> None:
+        """Show a prefetching switch ``first`` and the deliveries to it that are the
+        next events at this instant (within the event budget)."""
+        switch = self.switches.get(first.node)
+        prefetch = getattr(switch, "prefetch", None)
+        if prefetch is None:
+            return
+        taken = []
+        while (self._queue and self.events + len(taken) < max_events
+               and self._queue[0][0] == self.now and isinstance(self._queue[0][2], _Delivery)
+               and self._queue[0][2].node == first.node):
+            taken.append(heapq.heappop(self._queue))
+        for entry in taken:
+            entry[2].prefetched = True
+            heapq.heappush(self._queue, entry)
+        depth = self.queue_depth(first.node, self.now)
+        prefetch([(d.port, d.frame, self.now, depth)
+                  for d in [first] + [entry[2] for entry in taken]])
+
+
+@dataclass(eq=False)
+class _Delivery:
+    """A frame arriving at (node, port): an event the run loop can look into."""
+    net: Network
+    node: str
+    port: int
+    frame: bytes
+    prefetched: bool = False        # shown to the switch with an earlier one
+
+    def __call__(self) -> None:
+        self.net._deliver(self.node, self.port, self.frame)

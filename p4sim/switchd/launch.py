@@ -17,7 +17,9 @@ import signal
 import string
 import subprocess
 import sys
+import threading
 import time
+from collections import deque
 from pathlib import Path
 
 from .lifecycle import mark_owned, process_identity, sweep_stale
@@ -103,8 +105,20 @@ class VethPairs:
         self.close()
 
 
+STDERR_TAIL_LINES = 2000      # what ``stop`` returns of the daemon's stderr
+
+
+def _drain(stream, keep: deque) -> None:
+    """Read ``stream`` to its end, keeping its last lines in ``keep``: a daemon whose
+    pipe nobody reads blocks once the pipe is full (64 KiB of log)."""
+    for line in stream:
+        keep.append(line)
+
+
 class SwitchdProcess:
-    """``python -m p4sim.switchd`` as a child process; ready when it printed READY."""
+    """``python -m p4sim.switchd`` as a child process; ready when it printed READY.
+    Its stderr is read all along (the last lines kept for ``stop``), its stdout from
+    READY on."""
 
     def __init__(self, program: str | os.PathLike, ports: dict[int, str], *,
                  p4_name: str | None = None, grpc_addr: str = "127.0.0.1:0",
@@ -120,8 +134,15 @@ class SwitchdProcess:
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                      text=True, start_new_session=True)
         self.address = ""
+        self._stderr: deque[str] = deque(maxlen=STDERR_TAIL_LINES)
+        self._readers = [threading.Thread(target=_drain, args=(self.proc.stderr, self._stderr),
+                                          daemon=True)]
+        self._readers[0].start()
         try:
             self._wait_ready(timeout)
+            self._readers.append(threading.Thread(
+                target=_drain, args=(self.proc.stdout, deque(maxlen=0)), daemon=True))
+            self._readers[-1].start()
         except BaseException:
             self.close()
             raise
@@ -137,7 +158,8 @@ class SwitchdProcess:
                     self.address = m.group(1)
                     return
             if self.proc.poll() is not None:
-                err = self.proc.stderr.read().strip()
+                self._readers[0].join(5.0)
+                err = "".join(self._stderr).strip()
                 raise LaunchError(f"the softswitch exited with status {self.proc.returncode}: "
                                   f"{err.splitlines()[-1] if err else '(no message)'}")
         raise LaunchError(f"the softswitch did not report READY within {timeout:.0f}s")
@@ -151,8 +173,9 @@ class SwitchdProcess:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
-        err = self.proc.stderr.read() if self.proc.stderr else ""
-        return self.proc.returncode, err
+        for reader in self._readers:
+            reader.join(5.0)
+        return self.proc.returncode, "".join(self._stderr)
 
     def close(self) -> None:
         if self.proc.poll() is None:

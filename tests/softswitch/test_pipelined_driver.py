@@ -28,6 +28,11 @@ pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("softswitch-veth")]
 
 # every port a generated scenario of up to 2 racks uses: no daemon restart per example
 PORTS = tuple(range(1, 10)) + (100, 101)
+# derandomized, generated examples only: each is a run through the softswitch
+REAL_PACKETS = settings(derandomize=True, deadline=None, database=None,
+                        phases=(Phase.explicit, Phase.generate),
+                        suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                               HealthCheck.too_slow])
 
 
 @pytest.fixture(scope="module")
@@ -65,9 +70,7 @@ def _verdict(comparison) -> tuple:
                                         [str(d) for d in first.fields]))
 
 
-@settings(max_examples=6, derandomize=True, deadline=None, database=None,
-          phases=(Phase.explicit, Phase.generate),
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(REAL_PACKETS, max_examples=6)
 @given(scenario=scenarios(max_racks=2, max_jobs=2, max_workers=4, max_pses=2, max_window=4,
                           max_seqs=4))
 def test_pipelined_and_stop_and_wait_observe_and_judge_alike(softswitch, scenario):
@@ -105,3 +108,47 @@ def test_a_failing_verdict_is_the_same_in_both_modes(softswitch):
         if failing >= 3:
             return
     pytest.fail(f"only {failing} corpus traces diverged without a route; expected 3")
+
+
+def _closed_loop(target, scenario, batched: bool, drop_route: bool = False):
+    """The scenario in closed loop on ``target`` (lockstep with the reference), its
+    frames of one switch instant sent together or one at a time; with ``drop_route`` the
+    target is configured without one job's route (the shadow keeps it)."""
+    from atp_fixtures.running.closed_loop import run_on_target
+    setup = target.setup
+
+    def setup_without_a_route(config, profile="spec"):
+        routes = dict(config.routes)
+        routes.pop(min(routes))
+        setup(replace(config, routes=routes), profile)
+    target.batches_closed_loop = batched
+    if drop_route:
+        target.setup = setup_without_a_route
+    try:
+        shadows = []
+        run = run_on_target(scenario, lambda: target, shadows)
+    finally:
+        del target.batches_closed_loop
+        if drop_route:
+            del target.setup
+    divergence = shadows[0].divergence
+    logs = {name: ([(r.time_ns, r.port, r.frame) for r in log.ingress],
+                   [(r.port, r.frame, r.after) for r in log.egress])
+            for name, log in run.logs.items()}
+    return (run.status, logs, run.final_registers,
+            None if divergence is None else (divergence.ingress_index, divergence.rule))
+
+
+@settings(REAL_PACKETS, max_examples=4)
+@given(scenario=scenarios(max_racks=1, max_jobs=2, max_workers=4, max_pses=2, max_window=4,
+                          max_seqs=4))
+def test_closed_loop_batched_per_instant_runs_and_judges_as_per_frame(softswitch, scenario):
+    """Closed loop: sending one switch instant's frames together and reading registers
+    once per instant gives the same run (every ingress and egress frame, final
+    registers) and the same lockstep verdict as frame by frame, passing and failing."""
+    batched = _closed_loop(softswitch, scenario, True)
+    assert batched == _closed_loop(softswitch, scenario, False)
+    assert batched[0] == "done" and batched[3] is None, batched[3]
+    failing = _closed_loop(softswitch, scenario, True, drop_route=True)
+    assert failing == _closed_loop(softswitch, scenario, False, drop_route=True)
+    assert failing[3] is not None, "a switch without a job's route passed the lockstep"
