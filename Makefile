@@ -67,8 +67,10 @@ constraints: $(VENV)/.installed
 
 # everything a run writes (keep in step with .gitignore; tests/reports/test_output_folders.py)
 RUN_OUTPUTS := reports/allure-results reports/allure-results-release \
-	reports/allure-results-host-stack reports/allure-report reports/artifacts \
-	reports/summary.json
+	reports/allure-results-host-stack reports/allure-results-real-packets \
+	reports/allure-report reports/artifacts reports/summary.json \
+	reports/summary-tofino-model.json reports/p4-coverage-spec.json \
+	reports/p4-coverage-atp-release.json
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis reports/node_modules $(RUN_OUTPUTS) \
