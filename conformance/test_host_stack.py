@@ -92,6 +92,11 @@ def assert_exactly_once(run: HostRun, timer: HostTimer | None = None) -> None:
     first: a host that breaks one may also stall or corrupt the run, and the rule is
     the diagnosis."""
     assert run.host_pcaps, "no capture of the hosts' own interfaces was written"
+    missed = {iface: n for iface, n in (run.capture_drops or {}).items() if n}
+    assert not missed, (
+        f"the capture missed frames (per interface: {missed}): a frame missing from it "
+        f"would pass for a host's fault, so the run cannot be judged; see "
+        f"{run.workdir}/capture.log")
     if run.fabric == "softswitch":
         # The timed checks judge runs through the softswitch, where they were proven
         # (CI runs every host-stack test and the host mutants there). On the Linux

@@ -23,7 +23,7 @@ from typing import Callable
 from reference.oracle import Mismatch, verify_outcomes
 from reference.scenario import Scenario
 
-from host_stack.capture import CAPTURE_MODULE
+from host_stack.capture import CAPTURE_MODULE, capture_drops
 from host_stack.netem import FaultSetup, plan_faults
 from host_stack.netns import Testbed
 from host_stack.results import ResultError, WorkerResult, read_worker_results
@@ -84,6 +84,8 @@ class HostRun:
     # host -> the pcap of the interface facing the host itself: what it sent and what
     # reached it (its switch port, or the host side of its fault relay)
     host_pcaps: dict[str, Path] = field(default_factory=dict)
+    # capture file stem (an interface) -> frames the capture missed; None: not known
+    capture_drops: dict[str, int] | None = None
     timeout_us: int = 0                      # the workers' resend timer, after traffic
     errors: list[str] = field(default_factory=list)
     probe: dict = field(default_factory=dict)
@@ -274,6 +276,7 @@ def run_on_testbed(scenario: Scenario, workdir: Path, *, fabric: str = "bridge",
         run.pcaps = {h: p for h, p in port_pcaps.items() if p.exists()}
         sides = {h: workdir / "pcap" / f"{i}.pcap" for h, i in host_side.items()}
         run.host_pcaps = {h: p for h, p in sides.items() if p.exists()}
+        run.capture_drops = capture_drops(workdir / "pcap")
     return run
 
 

@@ -225,3 +225,53 @@ def test_the_mutants_patch_what_the_host_stack_calls():
     assert mutants.HOST_STACK_MUTANTS["timer_no_backoff"][0] is shell
     assert mutants.HOST_STACK_MUTANTS["one_timer_for_all_jobs"][0] is roles_module.Multiplex
     assert mutants.HOST_STACK_MUTANTS["aimd_forgets_marks"][0] is worker_module.Worker
+
+
+def hand_capture(scenario: Scenario, script: list) -> TimedCapture:
+    """A capture written by hand: ``script`` is a list of ``(time_ns, action)`` where the
+    action is ``"start"`` (the host's worker starts), ``("lose", seq)`` (the next
+    transmission of that gradient never reaches the PS) or ``("answer", seq)`` (the PS's parameter packet for a
+    gradient it got reaches the host, which reacts at once). Every frame is made by the
+    reference worker and PS; the host's reactions are the worker's, 50 us later."""
+    host = next(r.app for r in roles_from_scenario(scenario, "h0") if r.kind == "worker")
+    ps = next(r.app for r in roles_from_scenario(scenario, "ps") if r.kind == "ps")
+    records, answers, lost = [], {}, set()
+
+    def send(frames: list[bytes], at: int) -> None:
+        for n, frame in enumerate(frames):
+            records.append((at + n * 1_000, frame))
+            packet = decode(frame)
+            if packet.seq in lost:
+                lost.discard(packet.seq)
+            else:
+                for answer in ps.on_frame(frame, at):
+                    answers[decode(answer).seq] = answer
+
+    for at, action in script:
+        if action == "start":
+            send(host.start(at), at)
+        elif action[0] == "lose":
+            lost.add(action[1])
+        else:
+            frame = answers.pop(action[1])
+            records.append((at, frame))
+            send(host.on_frame(frame, at), at + 50_000)
+    return TimedCapture.from_records(scenario, {"h0": sorted(records)})
+
+
+def test_hole_resends_around_a_later_calling_frame_are_holes():
+    """After a first window the host visibly read (it sent 5..8, which parameters 1..4
+    let out), gradients 5 and 7 are lost: parameter 6 calls for 5, parameter 8
+    (reaching the host between the two resends, nothing new sent in between) calls for
+    7. The host resends 5 then 7 as one rising run, 1 ms after its last progress; each resend is explained by a frame that
+    reached the host before it, so none is a timer expiry (a fresh-clone CI took the
+    second's call, made after the run began, as missing and reported an early timeout
+    resend)."""
+    script = [(0, "start"), (0, ("lose", 5)), (0, ("lose", 7))]
+    script += [(1_000_000 + 100_000 * s, ("answer", s)) for s in (1, 2, 3, 4)]
+    script += [(2_400_000, ("answer", 6)), (2_460_000, ("answer", 8))]
+    capture = hand_capture(one_job(10, 4), script)
+    sent = [(f.packet.seq, bool(f.packet.flags & FLAG_RESEND))
+            for f in capture.hosts["h0"] if not f.to_host]
+    assert sent == [(s, False) for s in range(1, 9)] + [(5, True), (7, True)]
+    assert check_host_timing(capture, host_stack_timer(TIMEOUT_US)) == []
