@@ -200,6 +200,43 @@ SCENARIO = """
 """
 
 
+def test_a_pooled_target_reuses_its_switches_and_skips_beyond_its_limit(pytester):
+    """A target whose switches are a session pool (the softswitch's daemons; here p4sim
+    drivers pooled the same way, limit 2): every run takes the same drivers, one per
+    rack switch, and a scenario with more rack switches than the pool holds is skipped
+    with that reason."""
+    pytester.makeconftest(textwrap.dedent("""
+        import atp_fixtures.targets.session as session
+        session.IN_PROCESS_TARGETS, session.POOLED_TARGETS = ("reference",), ("p4sim",)
+        session.POOL_LIMIT = 2
+    """))
+    pytester.makepyfile(test_pool=textwrap.dedent("""
+        from reference.scenario import Scenario
+        from reference.topology import Job, Rack, Tensor, Topology
+
+        def racks(n):
+            topology = Topology(tuple(Rack(f"tor{i}", (f"w{i}",)) for i in range(n - 1))
+                                + (Rack(f"tor{n - 1}", ("ps",)),))
+            workers = tuple(f"w{i}" for i in range(n - 1))
+            return Scenario(topology=topology, seed=1,
+                            jobs=(Job(1, workers, ("ps",), 2, (Tensor(3, 100),)),))
+
+        def test_two_racks_on_the_pool(run_on, atp_state):
+            assert run_on(racks(2)).completed
+            first, again = atp_state.switches_for_run(), atp_state.switches_for_run()
+            a, b = first(), first()
+            assert a is not b and (again(), again()) == (a, b)
+            assert run_on(racks(2)).completed
+
+        def test_three_racks(run_on):
+            run_on(racks(3))
+    """))
+    result = run(pytester, "--seed=3", "-rs")
+    result.assert_outcomes(passed=1, skipped=1)
+    result.stdout.fnmatch_lines(["*the scenario has 3 rack switches, more than the 2 "
+                                 "switches target 'p4sim' keeps for a session*"])
+
+
 def test_artifacts_are_those_of_the_failing_example_only(pytester, monkeypatch):
     """Hypothesis tries several examples; the artifacts are the runs of the one that
     failed last (the shrunk one), not the last runs of whichever examples came before."""

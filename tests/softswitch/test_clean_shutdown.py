@@ -28,6 +28,10 @@ REPO = Path(__file__).resolve().parents[2]
 # long enough (minutes) that it is always killed mid-way
 RUN = ["conformance/test_wire_conformance.py", "--target=softswitch", "-p", "no:cacheprovider",
        "-q", "--seed=7"]
+# generated two-rack scenarios (100 examples: minutes), each rack switch a daemon of the pool
+RUN_MULTI_SWITCH = ["conformance/test_two_level.py", "-k", "test_multi_rack_equals_single_switch",
+                    "--target=softswitch", "-p", "no:cacheprovider", "-q", "--seed=7",
+                    "--hypothesis-profile=dev"]
 START_S = 180.0        # the inner pytest's start, atp.p4's compile in the daemon, traffic
 GONE_S = 15.0
 # how long a signalled pytest may take to finish its teardown and exit (SIGINT lets the
@@ -116,22 +120,29 @@ def _daemons_of(run: subprocess.Popen) -> list[Daemon]:
 
 
 def _start_run(extra: list[str] = ()) -> tuple[subprocess.Popen, Daemon]:
+    run, busy = _start([*RUN, *extra], daemons=1)
+    return run, busy[0]
+
+
+def _start(args: list[str], daemons: int) -> tuple[subprocess.Popen, list[Daemon]]:
+    """An inner pytest run, once ``daemons`` of its softswitches forward frames."""
     env = dict(os.environ, PYTHONPATH=str(REPO))
     env.pop("CI", None)
-    run = subprocess.Popen([sys.executable, "-m", "pytest", *RUN, *extra], cwd=REPO, env=env,
+    run = subprocess.Popen([sys.executable, "-m", "pytest", *args], cwd=REPO, env=env,
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                            start_new_session=True)
     deadline = time.monotonic() + START_S
     while time.monotonic() < deadline:
         busy = [d for d in _daemons_of(run) if d.identity and d.forwarding()]
-        if busy:
-            return run, busy[0]
+        if len(busy) >= daemons:
+            return run, busy
         if run.poll() is not None:
-            pytest.fail(f"the inner run exited ({run.returncode}) before its softswitch "
-                        f"forwarded frames")
+            pytest.fail(f"the inner run exited ({run.returncode}) before {daemons} of its "
+                        f"softswitches forwarded frames")
         time.sleep(0.2)
     _kill(run)
-    pytest.fail(f"the inner run's softswitch forwarded no frames within {START_S:.0f}s")
+    pytest.fail(f"{daemons} of the inner run's softswitches did not forward frames within "
+                f"{START_S:.0f}s")
 
 
 def _kill(run: subprocess.Popen) -> None:
@@ -168,6 +179,23 @@ def test_killing_pytest_mid_run_leaves_nothing(sig):
     finally:
         _kill(run)
     _assert_gone([daemon])
+
+
+def test_killing_a_multi_switch_run_leaves_none_of_its_daemons():
+    """A two-level run takes a softswitch per rack switch from its pool: SIGKILLed
+    mid-way (nothing of pytest runs), every one of them stops and takes its veths."""
+    run, daemons = _start(RUN_MULTI_SWITCH, daemons=2)
+    seen = {d.pid: d for d in daemons}
+    try:
+        for d in _daemons_of(run):
+            if d.identity:              # not one that stopped since (a restart)
+                seen.setdefault(d.pid, d)
+        assert {d.parent for d in daemons} == {run.pid}, "the pool is the run's own"
+        os.kill(run.pid, signal.SIGKILL)
+        run.wait(EXIT_S)
+    finally:
+        _kill(run)
+    _assert_gone(list(seen.values()))
 
 
 def test_a_crashed_xdist_worker_leaves_nothing():
