@@ -126,22 +126,28 @@ REGISTER_ONLY_SCENARIO = "parameter-loss"
 FRAME_DIVERGENCES = ("DIFFERS on port", "EXTRA on port", "MISSING on port")
 
 
+@pytest.fixture
+def register_only_p4sim(tmp_path, monkeypatch):
+    """The p4sim target module, running the planted register-only defect."""
+    from atp_fixtures.targets import p4sim
+    copy = patched_copy(tmp_path, "flush_keeps_stamp", *REGISTER_ONLY)
+    monkeypatch.setattr(p4sim, "P4SRC", copy)
+    monkeypatch.setattr(p4sim, "PROGRAM", copy / "atp.p4")
+    monkeypatch.setattr(p4sim, "_programs", {})
+    return p4sim
+
+
 @pytest.mark.slow
-def test_the_register_only_defect_changes_no_frame(tmp_path, monkeypatch):
+def test_the_register_only_defect_changes_no_frame(register_only_p4sim):
     """The planted defect is frame-invisible: its whole run on p4sim (no lockstep, so
     nothing stops it) has every ingress and egress frame of the reference's run, and
     differs from it only in the stamps of flushed aggregators."""
     from atp_fixtures.generation.corpus import load_scenario
     from atp_fixtures.plugin import DEFAULT_CORPUS
     from atp_fixtures.running.closed_loop import run_on_target
-    from atp_fixtures.targets import p4sim
     from reference.run import run_scenario
-    copy = patched_copy(tmp_path, "flush_keeps_stamp", *REGISTER_ONLY)
-    monkeypatch.setattr(p4sim, "P4SRC", copy)
-    monkeypatch.setattr(p4sim, "PROGRAM", copy / "atp.p4")
-    monkeypatch.setattr(p4sim, "_programs", {})
     scenario = load_scenario(DEFAULT_CORPUS / "scenarios" / f"{REGISTER_ONLY_SCENARIO}.json")
-    mutant = run_on_target(scenario, p4sim.P4simTarget)
+    mutant = run_on_target(scenario, register_only_p4sim.P4simTarget)
     reference = run_scenario(scenario)
 
     def frames(run):
@@ -184,3 +190,33 @@ def test_batched_lockstep_on_the_softswitch_catches_a_register_only_defect(tmp_p
     assert not shown, f"a frame diverged too ({shown}):\n{output[-3000:]}"
     intact = suite(selection, None, module="test_exactly_once.py", target="softswitch")
     assert intact.returncode == 0, (intact.stdout + intact.stderr)[-3000:]
+
+
+# a scenario hypothesis drew (seed 20): h0_4 misses the parameter packet of seq 787,
+# resends it at 209 us and flushes aggregator 0, which a gradient of the next seq
+# re-takes at the same switch instant (whose stamp is then right again)
+FLUSH_THEN_RETAKE = Path(__file__).parent / "data" / "flush-then-retake.json"
+
+
+@pytest.mark.slow
+def test_batched_lockstep_sees_a_register_overwritten_within_its_instant(
+        register_only_p4sim, monkeypatch):
+    """Registers read once per switch instant missed the planted defect here (the
+    re-take overwrote the stale stamp before the read); read after each segment of
+    the instant in which no aggregator repeats, the batched closed loop blames the
+    flush as the per-frame one does. The batched path runs on p4sim (forced), the
+    code the softswitch and Tofino targets run."""
+    from atp_fixtures.generation.corpus import load_scenario
+    from atp_fixtures.running.closed_loop import run_on_target
+    target = register_only_p4sim.P4simTarget()
+    verdicts = {}
+    for batched in (False, True):
+        monkeypatch.setattr(type(target), "batches_closed_loop", batched)
+        shadows = []
+        run_on_target(load_scenario(FLUSH_THEN_RETAKE), lambda: target, shadows)
+        verdicts[batched] = shadows[0].divergence
+    per_frame, batched = verdicts[False], verdicts[True]
+    assert per_frame is not None and batched is not None, "the defect went unseen"
+    assert [r.fields[0].field for r in batched.registers] == ["stamp"], batched.report()
+    assert not batched.frames and batched.instant_from <= per_frame.ingress_index \
+        <= batched.ingress_index, (per_frame.report(), batched.report())
