@@ -12,8 +12,8 @@ BfRuntime target runs its tests in one process anyway), on
   driver, tagged frames in flight, the closed loop batched per switch instant
   (registers read once per segment of an instant, ``atp_fixtures.running.lockstep``);
 - ``softswitch, one read per instant``: the same, registers read once per whole
-  instant, as before segments (misses a register a later frame of the instant
-  overwrites; shown for what segments cost);
+  instant, as before segments (misses a register that a gradient re-taking a released
+  aggregator overwrites in the same instant; shown for what segments cost);
 - ``softswitch, stop-and-wait``: the same daemon, every frame answered before the next
   and registers read after every frame (what the driver did before issue 19, and what
   a switch without tags gets for its frames).

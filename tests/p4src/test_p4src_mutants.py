@@ -202,9 +202,9 @@ FLUSH_THEN_RETAKE = Path(__file__).parent / "data" / "flush-then-retake.json"
 def test_batched_lockstep_sees_a_register_overwritten_within_its_instant(
         register_only_p4sim, monkeypatch):
     """Registers read once per switch instant missed the planted defect here (the
-    re-take overwrote the stale stamp before the read); read after each segment of
-    the instant in which no aggregator repeats, the batched closed loop blames the
-    flush as the per-frame one does. The batched path runs on p4sim (forced), the
+    re-take overwrote the stale stamp before the read); with the instant cut before a
+    frame naming an aggregator that a resend or parameter packet of it named, the
+    batched closed loop blames the flush as the per-frame one does. The batched path runs on p4sim (forced), the
     code the softswitch and Tofino targets run."""
     from atp_fixtures.generation.corpus import load_scenario
     from atp_fixtures.running.closed_loop import run_on_target
