@@ -29,6 +29,7 @@ bench: $(VENV)/.installed
 	$(PY) benchmarks/p4sim.py
 	$(PY) benchmarks/p4src_target.py
 	$(PY) benchmarks/softswitch.py
+	$(PY) benchmarks/softswitch_suite.py
 	$(PY) benchmarks/host_stack.py
 	$(PY) benchmarks/release_host_stack.py
 	$(PY) benchmarks/long_jobs.py

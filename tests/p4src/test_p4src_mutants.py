@@ -55,15 +55,17 @@ def patched_copy(tmp_path: Path, name: str, file: str, old: str, new: str) -> Pa
 
 
 def suite(selection: str, p4src: Path | None, *options: str,
-          module: str = "test_wire_conformance.py") -> subprocess.CompletedProcess:
-    """The conformance module on --target=p4sim (of ``p4src`` if given), -x."""
+          module: str = "test_wire_conformance.py",
+          target: str = "p4sim") -> subprocess.CompletedProcess:
+    """The conformance module on ``target`` (p4sim, or the softswitch, which runs the
+    same p4src/: of ``p4src`` if given), -x."""
     env = dict(os.environ)
     env.pop("PYTEST_XDIST_WORKER", None)
     if p4src is not None:
         env["ATP_P4SRC"] = str(p4src)
     return subprocess.run(
         [sys.executable, "-m", "pytest", f"conformance/{module}", "-k",
-         selection, "--target=p4sim", "-p", "no:cacheprovider", "-q", "-x",
+         selection, f"--target={target}", "-p", "no:cacheprovider", "-q", "-x",
          "-o", "addopts=--strict-markers", *options],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
 
@@ -108,3 +110,113 @@ def test_a_defect_of_the_tofino_build_only_fails_the_tofino_build_gate(tmp_path)
     wide = suite("corpus", copy, module="test_two_level.py")
     assert wide.returncode == 0, ("the wide build does not contain the defect, so it must "
                                   "pass:\n" + (wide.stdout + wide.stderr)[-3000:])
+
+
+# A defect whose only symptom is a register: the resend flush (4.3) frees the aggregator
+# but leaves its stamp at the owner's previous packet instead of the flush's time (4.4).
+# A free aggregator's stamp reaches no frame: section 5's leak test reads it only while
+# the aggregator is owned, and the next claim overwrites it. So no frame of any run
+# differs; only the lockstep's register readback sees it. On the softswitch (and on a
+# Tofino) the closed loop reads registers once per switch instant, after the frames of
+# that instant (atp_fixtures.running.lockstep), not after every frame.
+REGISTER_ONLY = ("aggregation.p4", "c.owner = 0;\n                c.stamp = md.clock;",
+                 "c.owner = 0;")
+# a corpus scenario of one rack whose lost gradients make the workers' resends flush
+REGISTER_ONLY_SCENARIO = "parameter-loss"
+FRAME_DIVERGENCES = ("DIFFERS on port", "EXTRA on port", "MISSING on port")
+
+
+@pytest.fixture
+def register_only_p4sim(tmp_path, monkeypatch):
+    """The p4sim target module, running the planted register-only defect."""
+    from atp_fixtures.targets import p4sim
+    copy = patched_copy(tmp_path, "flush_keeps_stamp", *REGISTER_ONLY)
+    monkeypatch.setattr(p4sim, "P4SRC", copy)
+    monkeypatch.setattr(p4sim, "PROGRAM", copy / "atp.p4")
+    monkeypatch.setattr(p4sim, "_programs", {})
+    return p4sim
+
+
+@pytest.mark.slow
+def test_the_register_only_defect_changes_no_frame(register_only_p4sim):
+    """The planted defect is frame-invisible: its whole run on p4sim (no lockstep, so
+    nothing stops it) has every ingress and egress frame of the reference's run, and
+    differs from it only in the stamps of flushed aggregators."""
+    from atp_fixtures.generation.corpus import load_scenario
+    from atp_fixtures.plugin import DEFAULT_CORPUS
+    from atp_fixtures.running.closed_loop import run_on_target
+    from reference.run import run_scenario
+    scenario = load_scenario(DEFAULT_CORPUS / "scenarios" / f"{REGISTER_ONLY_SCENARIO}.json")
+    mutant = run_on_target(scenario, register_only_p4sim.P4simTarget)
+    reference = run_scenario(scenario)
+
+    def frames(run):
+        return {name: ([(r.time_ns, r.port, r.frame) for r in log.ingress],
+                       [(r.port, r.frame, r.after) for r in log.egress])
+                for name, log in run.logs.items()}
+    assert mutant.status == reference.status == "done"
+    assert frames(mutant) == frames(reference)
+    differing = {}
+    for level, want in reference.final_registers["tor0"].items():
+        for index, state in want.items():
+            got = mutant.final_registers["tor0"][level][index]
+            fields = {f for f in ("owner", "bitmap", "count", "ecn", "stamp", "values")
+                      if getattr(got, f) != getattr(state, f)}
+            if fields:
+                differing[(level, index)] = fields
+    assert differing, "the planted defect left every register as the reference's"
+    assert set().union(*differing.values()) == {"stamp"}, differing
+
+
+@pytest.mark.slow
+def test_batched_lockstep_on_the_softswitch_catches_a_register_only_defect(tmp_path):
+    """The closed loop on the softswitch, registers read once per switch instant, fails
+    on the planted defect by the register alone (no frame diverges), names the
+    aggregator's register and field and rule 4.4; the intact program passes."""
+    from atp_fixtures.targets.softswitch import softswitch_unavailable
+    missing = softswitch_unavailable()
+    if missing:
+        pytest.skip(f"the softswitch target cannot start here: {missing}")
+    selection = f"corpus_results and {REGISTER_ONLY_SCENARIO}"
+    copy = patched_copy(tmp_path, "flush_keeps_stamp", *REGISTER_ONLY)
+    result = suite(selection, copy, module="test_exactly_once.py", target="softswitch")
+    output = result.stdout + result.stderr
+    assert result.returncode == 1, (f"the softswitch run should FAIL on the register-only "
+                                    f"defect (exit {result.returncode}):\n{output[-3000:]}")
+    for evidence in ("registers read after ingress #", "(one switch instant, sent together)",
+                     "registers level0[", "stamp ", "rule: 4.4 "):
+        assert evidence in output, f"the report lacks {evidence!r}:\n{output[-3000:]}"
+    shown = [d for d in FRAME_DIVERGENCES if d in output]
+    assert not shown, f"a frame diverged too ({shown}):\n{output[-3000:]}"
+    intact = suite(selection, None, module="test_exactly_once.py", target="softswitch")
+    assert intact.returncode == 0, (intact.stdout + intact.stderr)[-3000:]
+
+
+# a scenario hypothesis drew (seed 20): h0_4 misses the parameter packet of seq 787,
+# resends it at 209 us and flushes aggregator 0, which a gradient of the next seq
+# re-takes at the same switch instant (whose stamp is then right again)
+FLUSH_THEN_RETAKE = Path(__file__).parent / "data" / "flush-then-retake.json"
+
+
+@pytest.mark.slow
+def test_batched_lockstep_sees_a_register_overwritten_within_its_instant(
+        register_only_p4sim, monkeypatch):
+    """Registers read once per switch instant missed the planted defect here (the
+    re-take overwrote the stale stamp before the read); with the instant cut before a
+    frame naming an aggregator that a resend or parameter packet of it named, the
+    batched closed loop blames the flush as the per-frame one does. The batched path runs on p4sim (forced), the
+    code the softswitch and Tofino targets run."""
+    from atp_fixtures.generation.corpus import load_scenario
+    from atp_fixtures.running.closed_loop import run_on_target
+    target = register_only_p4sim.P4simTarget()
+    verdicts = {}
+    for batched in (False, True):
+        monkeypatch.setattr(type(target), "batches_closed_loop", batched)
+        shadows = []
+        run_on_target(load_scenario(FLUSH_THEN_RETAKE), lambda: target, shadows)
+        verdicts[batched] = shadows[0].divergence
+    per_frame, batched = verdicts[False], verdicts[True]
+    assert per_frame is not None and batched is not None, "the defect went unseen"
+    assert [r.fields[0].field for r in batched.registers] == ["stamp"], batched.report()
+    assert not batched.frames and batched.instant_from <= per_frame.ingress_index \
+        <= batched.ingress_index, (per_frame.report(), batched.report())
