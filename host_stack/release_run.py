@@ -41,6 +41,7 @@ from reference.wire import FLAG_ACK, WireError, decode
 from host_stack.capture import CAPTURE_MODULE, CapturedRun, capture_drops, switch_logs
 from host_stack.netns import Testbed
 from host_stack.release_build import ReleaseBinaries
+from host_stack.release_clock import slowed
 
 APP_ID = 1
 THREADS = 12                  # hard-coded on both sides: a queue and a tensor each
@@ -67,6 +68,7 @@ class ReleaseRun:
     elapsed_s: float = 0.0
     left_running: list[str] = field(default_factory=list)   # did not stop on SIGTERM
     capture_drops: dict[str, int] | None = None   # host -> frames its port's capture missed
+    clock_rate: float | None = None   # the release's clock rate (None: the real clock)
 
     def captured(self, scenario: Scenario) -> CapturedRun:
         """The run as the host rules read a run (``atp_fixtures.oracles.host_rules``)."""
@@ -146,19 +148,26 @@ def _start_capture(bed: Testbed, hosts, workdir: Path) -> subprocess.Popen:
 
 def run_release(binaries: ReleaseBinaries, workdir: Path, *, workers: int = 1, loops: int = 1,
                 duration_s: float = 20.0, capture: bool = True,
-                fabric: str = "bridge") -> ReleaseRun:
+                fabric: str = "bridge", clock_rate: float | None = None) -> ReleaseRun:
     """One PS and ``workers`` workers (``-l loops``) for at most ``duration_s`` after
     the PS listens, on ``fabric`` (``bridge`` or ``softswitch``); with ``capture``,
-    frames captured at every port (``workdir/pcap/<port>.pcap``)."""
+    frames captured at every port (``workdir/pcap/<port>.pcap``); with ``clock_rate``,
+    the release's processes (only they) see their clock run at that rate
+    (``host_stack.release_clock``)."""
     if fabric not in FABRICS:
         raise ReleaseRunError(f"fabric {fabric!r}: expected one of {', '.join(FABRICS)}")
+    env = dict(os.environ, ATP_VERBS_EMU_IFACE="eth0")
+    if clock_rate is not None:
+        try:
+            env = slowed(env, clock_rate)
+        except (ValueError, FileNotFoundError) as exc:
+            raise ReleaseRunError(f"cannot slow the release's clock: {exc}") from None
     workdir = Path(workdir)
     shutil.rmtree(workdir / "pcap", ignore_errors=True)
     workdir.mkdir(parents=True, exist_ok=True)
     scenario = release_scenario(workers)
     hosts = {h: scenario.topology.host_mac(h) for h in scenario.topology.hosts}
-    run = ReleaseRun(workdir, fabric=fabric)
-    env = dict(os.environ, ATP_VERBS_EMU_IFACE="eth0")
+    run = ReleaseRun(workdir, fabric=fabric, clock_rate=clock_rate)
     # killed with the run (they busy-poll and the PS never exits on its own), niced,
     # line-buffered (their logs survive SIGTERM)
     niced = [*_DIES_WITH_US, "nice", "-n", str(NICE), "stdbuf", "-oL"]
