@@ -50,6 +50,19 @@ WINDOW = 100                  # client/p4ml_manager.cc: max_agtr_size_per_thread
 FABRICS = ("bridge", "softswitch")
 PS_START_TIMEOUT_S = 120.0    # the PS zeroes ~2.6 GB of tensors before it listens
 NICE = 10
+# The release's clock rate through the softswitch (host_stack.release_clock): its 200 µs
+# timer lasts 40 ms of real time, its 50 ms start timer 10 s, its 20 s give-up 4,000 s.
+# Measured here through the softswitch, -l 1, 60-90 s runs at load 5-50 on 2 cores: a
+# seq's first send to its answer took 89-377 ms at the least and 1.7-4 s at the median
+# (1,200 seqs in flight queue at the interpreted switch), and a tensor's answers come in
+# bursts (the gap between answers to one thread: 0.1 ms median, 0.5-0.9 s at the 99th
+# percentile), so no usable rate puts the timer above every gap. Seqs answered a minute
+# (share of the worker's sends that were resends): unslowed ~4,000; x0.05 (4 ms) 34,700
+# (26 %, load ~8); x0.005 (40 ms) 35,400 (16 %, load ~20; the whole job in 608 s at load
+# ~45, 19 %); x0.001 (200 ms) 16,500 (8 %, load ~30: not separable from the load). So
+# x0.005: resends no longer dominate, while the release's 1 µs polling sleeps (200 µs
+# here) and its start timer stay short.
+SOFTSWITCH_CLOCK_RATE = 0.005
 # util-linux: SIGKILL the process when its parent (this Python process) dies
 _DIES_WITH_US = ["setpriv", "--pdeathsig", "KILL"] if shutil.which("setpriv") else []
 
