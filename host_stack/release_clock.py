@@ -1,12 +1,13 @@
-"""The ATP release's clock, slowed by libfaketime, so that its 200 µs resend timer
-outlasts a round trip through the softswitch.
+"""The ATP release's clock, slowed by libfaketime, so that its 200 µs resend timer is
+no longer a small fraction of a round trip through the softswitch.
 
 Why: the release's worker times a tensor's window with
 ``std::chrono::high_resolution_clock`` (``client/p4ml_manager.cc``: 50 ms before the
 first answer, then ``timeout_value = 0.0002``), a constant of its source, which the suite
-does not edit. Through the interpreted softswitch a round trip takes milliseconds, so at
-full speed the worker is mostly resending what is still on its way (~1,150 frames/s, a
-``-l 1`` job in ~50 min). libfaketime (Debian ``libfaketime``), preloaded with
+does not edit. Through the interpreted softswitch a round trip takes milliseconds to
+seconds (``release_run.SOFTSWITCH_CLOCK_RATE`` has the measurements), so at full speed
+the worker mostly resends what is still on its way (~1,150 frames/s, a ``-l 1`` job in
+~50 min). libfaketime (Debian ``libfaketime``), preloaded with
 ``FAKETIME="+0 x<rate>"``, makes the process's clock advance ``rate`` seconds per real
 second: its 200 µs are ``200 µs / rate`` of real time.
 
