@@ -5,7 +5,18 @@ Tofino (tcpdump at each host, or the switch ports mirrored), or by
 (``atp_fixtures.oracles.host_rules`` on :func:`host_stack.release_run.release_scenario`):
 one line per rule with its violation count and first violation; rules the release is
 known to break say which deviation. Exit status 1 when a rule without a known deviation
-is broken. One PS and one worker (``client/app 0 1 1 1 -l N``): the scenario's."""
+is broken. One PS and one worker (``client/app 0 1 1 1 -l N``): the scenario's.
+
+Time, and a slowed clock: no rule judged here reads a duration. They follow the
+captures' order (7.2 here is which seqs a timeout resend left out, D27, not when its
+timer fired), so captures of a release whose clock was slowed (``host_stack.release_clock``;
+the suite's softswitch runs use ``release_run.SOFTSWITCH_CLOCK_RATE``) are judged as
+they are: the rate changes how often the release's timer fires in real time (every
+200 µs / rate), not what a firing must resend. The timed host rules
+(``atp_fixtures.oracles.host_timing``) are not applied to the release: they judge one
+timer per job with our host stack's back-off, while the release keeps one per tensor
+(per thread, restarted by any answer to it) without back-off; judged in the capture's
+real time, its timer would be 200 µs / rate."""
 
 from __future__ import annotations
 

@@ -41,6 +41,7 @@ from reference.wire import FLAG_ACK, WireError, decode
 from host_stack.capture import CAPTURE_MODULE, CapturedRun, capture_drops, switch_logs
 from host_stack.netns import Testbed
 from host_stack.release_build import ReleaseBinaries
+from host_stack.release_clock import slowed
 
 APP_ID = 1
 THREADS = 12                  # hard-coded on both sides: a queue and a tensor each
@@ -49,6 +50,19 @@ WINDOW = 100                  # client/p4ml_manager.cc: max_agtr_size_per_thread
 FABRICS = ("bridge", "softswitch")
 PS_START_TIMEOUT_S = 120.0    # the PS zeroes ~2.6 GB of tensors before it listens
 NICE = 10
+# The release's clock rate through the softswitch (host_stack.release_clock): its 200 µs
+# timer lasts 40 ms of real time, its 50 ms start timer 10 s, its 20 s give-up 4,000 s.
+# Measured here through the softswitch, -l 1, 60-90 s runs at load 5-50 on 2 cores: a
+# seq's first send to its answer took 89-377 ms at the least and 1.7-4 s at the median
+# (1,200 seqs in flight queue at the interpreted switch), and a tensor's answers come in
+# bursts (the gap between answers to one thread: 0.1 ms median, 0.5-0.9 s at the 99th
+# percentile), so no usable rate puts the timer above every gap. Seqs answered a minute
+# (share of the worker's sends that were resends): unslowed ~4,000; x0.05 (4 ms) 34,700
+# (26 %, load ~8); x0.005 (40 ms) 35,400 (16 %, load ~20; the whole job in 608 s at load
+# ~45, 19 %); x0.001 (200 ms) 16,500 (8 %, load ~30: not separable from the load). So
+# x0.005: resends no longer dominate, while the release's 1 µs polling sleeps (200 µs
+# here) and its start timer stay short.
+SOFTSWITCH_CLOCK_RATE = 0.005
 # util-linux: SIGKILL the process when its parent (this Python process) dies
 _DIES_WITH_US = ["setpriv", "--pdeathsig", "KILL"] if shutil.which("setpriv") else []
 
@@ -67,6 +81,7 @@ class ReleaseRun:
     elapsed_s: float = 0.0
     left_running: list[str] = field(default_factory=list)   # did not stop on SIGTERM
     capture_drops: dict[str, int] | None = None   # host -> frames its port's capture missed
+    clock_rate: float | None = None   # the release's clock rate (None: the real clock)
 
     def captured(self, scenario: Scenario) -> CapturedRun:
         """The run as the host rules read a run (``atp_fixtures.oracles.host_rules``)."""
@@ -109,7 +124,13 @@ def sent_by(host: str, frame: bytes) -> bool:
     return ack == (host == "ps")
 
 
-def _stop(proc: subprocess.Popen, grace_s: float = 5.0) -> bool:
+# how long a stopped process may take to be gone: the release handles no signal, so
+# SIGTERM ends it at once, but the PS frees ~2.6 GB and 13 threads as it exits, which at
+# nice 10 on 2 cores at load ~50 took over 5 s here (and over 5 s more after SIGKILL)
+EXIT_GRACE_S = 30.0
+
+
+def _stop(proc: subprocess.Popen, grace_s: float = EXIT_GRACE_S) -> bool:
     """SIGTERM, then SIGKILL; True if it stopped on SIGTERM."""
     if proc.poll() is not None:
         return True
@@ -146,19 +167,26 @@ def _start_capture(bed: Testbed, hosts, workdir: Path) -> subprocess.Popen:
 
 def run_release(binaries: ReleaseBinaries, workdir: Path, *, workers: int = 1, loops: int = 1,
                 duration_s: float = 20.0, capture: bool = True,
-                fabric: str = "bridge") -> ReleaseRun:
+                fabric: str = "bridge", clock_rate: float | None = None) -> ReleaseRun:
     """One PS and ``workers`` workers (``-l loops``) for at most ``duration_s`` after
     the PS listens, on ``fabric`` (``bridge`` or ``softswitch``); with ``capture``,
-    frames captured at every port (``workdir/pcap/<port>.pcap``)."""
+    frames captured at every port (``workdir/pcap/<port>.pcap``); with ``clock_rate``,
+    the release's processes (only they) see their clock run at that rate
+    (``host_stack.release_clock``)."""
     if fabric not in FABRICS:
         raise ReleaseRunError(f"fabric {fabric!r}: expected one of {', '.join(FABRICS)}")
+    env = dict(os.environ, ATP_VERBS_EMU_IFACE="eth0")
+    if clock_rate is not None:
+        try:
+            env = slowed(env, clock_rate)
+        except (ValueError, FileNotFoundError) as exc:
+            raise ReleaseRunError(f"cannot slow the release's clock: {exc}") from None
     workdir = Path(workdir)
     shutil.rmtree(workdir / "pcap", ignore_errors=True)
     workdir.mkdir(parents=True, exist_ok=True)
     scenario = release_scenario(workers)
     hosts = {h: scenario.topology.host_mac(h) for h in scenario.topology.hosts}
-    run = ReleaseRun(workdir, fabric=fabric)
-    env = dict(os.environ, ATP_VERBS_EMU_IFACE="eth0")
+    run = ReleaseRun(workdir, fabric=fabric, clock_rate=clock_rate)
     # killed with the run (they busy-poll and the PS never exits on its own), niced,
     # line-buffered (their logs survive SIGTERM)
     niced = [*_DIES_WITH_US, "nice", "-n", str(NICE), "stdbuf", "-oL"]
