@@ -52,25 +52,13 @@ from bfruntime.info import BfrtInfo, SchemaError, TableInfo, decode_int, encode_
 from . import filters, handles, learn, port_metadata
 from .attributes import TableAttributes
 from .bfrt_schema import fixed_schema, program_schema
-from .errors import DeviceError, bad_request as _bad
+from .errors import DeviceError, bad_request as _bad, from_control_plane
 from .index_key import index_entities, index_of
 from .meters import MeterControl
 from .profile_tables import PROFILE_TABLE_TYPES, ProfileTables
 from .register_param_table import read_register_param, write_register_param
 
 U = pb.Update
-
-
-def _cp_error(e: p4sim.ControlPlaneError) -> DeviceError:
-    text = str(e)
-    if "already exists" in text or "in use by" in text:
-        # a member/group still named: the driver's BF_ENTRY_REFERENCES_EXIST
-        return DeviceError(grpc.StatusCode.ALREADY_EXISTS, text)
-    if "no entry" in text or text.startswith("no multicast"):
-        return DeviceError(grpc.StatusCode.NOT_FOUND, text)
-    if "is full" in text:
-        return DeviceError(grpc.StatusCode.RESOURCE_EXHAUSTED, text)
-    return _bad(text)
 
 
 def _to_signed(v: int, width: int) -> int:
@@ -221,7 +209,7 @@ class SoftDevice:
             try:
                 handler(t, update.type, te)
             except p4sim.ControlPlaneError as e:
-                raise _cp_error(e) from None
+                raise from_control_plane(e) from None
             except SchemaError as e:
                 raise _bad(str(e)) from None
 
@@ -259,7 +247,7 @@ class SoftDevice:
                         return [self.meters.read_adjust(self.table(ta.table_id))]
                     return [self.attributes.read(ta)]
             except p4sim.ControlPlaneError as e:
-                raise _cp_error(e) from None
+                raise from_control_plane(e) from None
             except SchemaError as e:
                 raise DeviceError(grpc.StatusCode.NOT_FOUND, str(e)) from None
         raise DeviceError(grpc.StatusCode.UNIMPLEMENTED,
