@@ -131,21 +131,21 @@ class SoftDevice:
         self.groups: dict[int, PreGroup] = {}
         self.attributes = TableAttributes(self.table)
         self.profiles = ProfileTables(self)
-        self._objects = {}
+        self.objects = {}    # table id -> the p4sim object behind it (the handlers' state)
         for t in self.info.tables.values():
             short = t.name.split(".", 1)[1] if "." in t.name else t.name
             if t.table_type == "MatchAction_Direct":
-                self._objects[t.id] = sw.tables[short]
+                self.objects[t.id] = sw.tables[short]
             elif t.table_type == "Register":
-                self._objects[t.id] = sw.registers[short]
+                self.objects[t.id] = sw.registers[short]
             elif t.table_type == "Counter":
-                self._objects[t.id] = sw.counters[short]
+                self.objects[t.id] = sw.counters[short]
             elif t.table_type == "Meter":
-                self._objects[t.id] = sw.meters[short]
+                self.objects[t.id] = sw.meters[short]
             elif t.table_type == "RegisterParam":
-                self._objects[t.id] = sw.register_param(short)
+                self.objects[t.id] = sw.register_param(short)
             elif t.table_type in PROFILE_TABLE_TYPES:
-                self._objects[t.id] = self.profiles.object_for(t, short)
+                self.objects[t.id] = self.profiles.object_for(t, short)
         self.meters = MeterControl(sw)
 
     def device_configuration(self) -> dict:
@@ -177,7 +177,7 @@ class SoftDevice:
             ta = update.entity.table_attribute
             with self.lock:
                 if ta.WhichOneof("attribute") == "byte_count_adj":
-                    self.meters.write_adjust(self.table(ta.table_id), self._objects,
+                    self.meters.write_adjust(self.table(ta.table_id), self.objects,
                                              ta.byte_count_adj.byte_count_adjust)
                 else:
                     self.attributes.write(ta)
@@ -373,7 +373,7 @@ class SoftDevice:
         return ai.name, params, extra
 
     def _write_match(self, t: TableInfo, typ, te: pb.TableEntry):
-        p4t = self._objects[t.id]
+        p4t = self.objects[t.id]
         has_key = te.HasField("key") and len(te.key.fields) > 0
         if te.is_default_entry:
             if typ in (U.INSERT, U.MODIFY, U.INSERT_OR_MODIFY):
@@ -494,10 +494,10 @@ class SoftDevice:
                               f"table {t.name}: entry handles are served for match-action "
                               f"tables, not {t.table_type}")
         handles.check_handle_request(t.name, hid)
-        return handles.handle_entity(t.id, self._find_entry(t, self._objects[t.id], hid))
+        return handles.handle_entity(t.id, self._find_entry(t, self.objects[t.id], hid))
 
     def _read_match(self, t: TableInfo, te: pb.TableEntry):
-        p4t = self._objects[t.id]
+        p4t = self.objects[t.id]
         if te.is_default_entry:
             yield self._entry_proto(t, p4t, None, default=True)
             return
@@ -540,7 +540,7 @@ class SoftDevice:
 
     def _read_usage(self, tu: pb.TableUsage) -> pb.Entity:
         t = self.table(tu.table_id)
-        obj = self._objects.get(t.id)
+        obj = self.objects.get(t.id)
         if t.table_type in ("MatchAction_Direct", "MatchAction_Indirect",
                             "MatchAction_Indirect_Selector"):
             n = len(obj.entries)
@@ -610,7 +610,7 @@ class SoftDevice:
         return index_of(t, te, size=size)
 
     def _write_register(self, t: TableInfo, typ, te: pb.TableEntry):
-        reg = self._objects[t.id]
+        reg = self.objects[t.id]
         idx = self._index(t, te, reg.size)
         if idx is None:
             if typ in (U.DELETE, U.RESET):
@@ -639,7 +639,7 @@ class SoftDevice:
         reg.write(idx, vals[None] if None in vals else vals)
 
     def _read_register(self, t: TableInfo, te: pb.TableEntry):
-        reg = self._objects[t.id]
+        reg = self.objects[t.id]
         fids = [(t.data[f"{t.name.split('.', 1)[1]}.{f[0] or 'f1'}"].id, f[1], d)
                 for f, d in zip(reg.spec.fields, reg.data)]
         for i, ent in index_entities(t, te, reg.size):
@@ -650,7 +650,7 @@ class SoftDevice:
             yield ent
 
     def _write_counter(self, t: TableInfo, typ, te: pb.TableEntry):
-        c = self._objects[t.id]
+        c = self.objects[t.id]
         idx = self._index(t, te, c.size)
         if idx is None:
             if typ in (U.DELETE, U.RESET):
@@ -669,7 +669,7 @@ class SoftDevice:
             (c.bytes if fi.name == "$COUNTER_SPEC_BYTES" else c.packets)[idx] = v
 
     def _read_counter(self, t: TableInfo, te: pb.TableEntry):
-        c = self._objects[t.id]
+        c = self.objects[t.id]
         for i, ent in index_entities(t, te, c.size):
             for name, v in (("$COUNTER_SPEC_BYTES", c.bytes[i]), ("$COUNTER_SPEC_PKTS", c.packets[i])):
                 if name not in t.data:
@@ -680,10 +680,10 @@ class SoftDevice:
             yield ent
 
     def _write_meter(self, t: TableInfo, typ, te: pb.TableEntry):
-        self.meters.write(t, self._objects[t.id], typ, te)
+        self.meters.write(t, self.objects[t.id], typ, te)
 
     def _read_meter(self, t: TableInfo, te: pb.TableEntry):
-        return self.meters.read(t, self._objects[t.id], te)
+        return self.meters.read(t, self.objects[t.id], te)
 
     def _write_filter(self, t: TableInfo, typ, te: pb.TableEntry):
         filters.write(self.switch, t, typ, te)

@@ -61,7 +61,7 @@ class ProfileTables:
     def _deleted(self, t: TableInfo, typ, te: pb.TableEntry):
         """(members/groups, key) of a write; None when the write was a deletion (of one
         id, or of them all without a key), now done."""
-        ids = self.dev._objects[t.id]
+        ids = self.dev.objects[t.id]
         key = self.dev._fixed_key(t, te)
         if key is None:
             if typ not in (U.DELETE, U.RESET):
@@ -90,7 +90,7 @@ class ProfileTables:
             raise _unsupported(t, typ)
 
     def _read_members(self, t: TableInfo, te: pb.TableEntry):
-        prof = self.dev._objects[t.id]
+        prof = self.dev.objects[t.id]
         mid = self.dev._fixed_key(t, te)
         for m in sorted(prof.members) if mid is None else [mid]:
             aidx, args = prof.get(m)
@@ -124,7 +124,7 @@ class ProfileTables:
             raise _unsupported(t, typ)
 
     def _read_groups(self, t: TableInfo, te: pb.TableEntry):
-        sel = self.dev._objects[t.id]
+        sel = self.dev.objects[t.id]
         gid = self.dev._fixed_key(t, te)
         for g in sorted(sel.groups) if gid is None else [gid]:
             members, statuses, max_size = sel.get(g)
@@ -147,7 +147,7 @@ class ProfileTables:
                    f"hash_value to learn the member that hash value takes")
 
     def _read_get_member(self, t: TableInfo, te: pb.TableEntry):
-        sel = self.dev._objects[t.id]
+        sel = self.dev.objects[t.id]
         key = {t.key_by_id(kf.field_id).name if t.key_by_id(kf.field_id) else kf.field_id:
                decode_int(kf.exact.value) for kf in te.key.fields}
         if set(key) != {"$SELECTOR_GROUP_ID", "hash_value"}:
@@ -169,7 +169,7 @@ class ProfileTables:
 
     # ---- indirect match tables
     def _write_entries(self, t: TableInfo, typ, te: pb.TableEntry) -> None:
-        p4t = self.dev._objects[t.id]
+        p4t = self.dev.objects[t.id]
         if te.is_default_entry:
             if typ not in (U.DELETE, U.RESET):
                 raise _bad(f"table {t.name}: the default entry of an indirect table is the "
@@ -207,7 +207,7 @@ class ProfileTables:
             raise _unsupported(t, typ)
 
     def _read_entries(self, t: TableInfo, te: pb.TableEntry):
-        p4t = self.dev._objects[t.id]
+        p4t = self.dev.objects[t.id]
         if te.is_default_entry:
             raise DeviceError(grpc.StatusCode.UNIMPLEMENTED,
                               f"table {t.name}: the default entry of an indirect table is "

@@ -41,7 +41,7 @@ def register_param_tables(program, pipe: str, ids, register_prefix: int) -> list
 
 
 def write_register_param(device, t: TableInfo, typ, te: pb.TableEntry) -> None:
-    param = device._objects[t.id]
+    param = device.objects[t.id]
     if te.HasField("key") and te.key.fields:
         raise _bad(f"table {t.name} has no key: write its default entry")
     if typ in (U.DELETE, U.RESET):
@@ -56,7 +56,7 @@ def write_register_param(device, t: TableInfo, typ, te: pb.TableEntry) -> None:
 
 
 def read_register_param(device, t: TableInfo, te: pb.TableEntry):
-    param = device._objects[t.id]
+    param = device.objects[t.id]
     ent = pb.Entity()
     out = ent.table_entry
     out.table_id = t.id
