@@ -52,6 +52,7 @@ from bfruntime.info import BfrtInfo, SchemaError, TableInfo, decode_int, encode_
 from . import filters, handles, learn, port_metadata
 from .attributes import TableAttributes
 from .bfrt_schema import fixed_schema, program_schema
+from .data_fields import field_int, fields_by_name, parse_action, to_signed
 from .errors import DeviceError, bad_request as _bad, from_control_plane
 from .index_key import index_entities, index_of
 from .meters import MeterControl
@@ -59,20 +60,6 @@ from .profile_tables import PROFILE_TABLE_TYPES, ProfileTables
 from .register_param_table import read_register_param, write_register_param
 
 U = pb.Update
-
-
-def _to_signed(v: int, width: int) -> int:
-    return v - (1 << width) if v >> (width - 1) & 1 else v
-
-
-def _field_int(df: pb.DataField, width: int, what: str) -> int:
-    if df.WhichOneof("value") != "stream":
-        raise _bad(f"{what}: expected an integer (DataField.stream), got "
-                   f"{df.WhichOneof('value') or 'nothing'}")
-    v = decode_int(df.stream)
-    if width and v >> width:
-        raise _bad(f"{what}: value {v} does not fit in {width} bits")
-    return v
 
 
 @dataclass
@@ -323,7 +310,7 @@ class SoftDevice:
                 prio = val(kf.exact.value)
                 continue
             ks = by_name[ki.name]
-            sg = (lambda v: _to_signed(v, w)) if ks.signed else (lambda v: v)
+            sg = (lambda v: to_signed(v, w)) if ks.signed else (lambda v: v)
             if mt == "exact":
                 key[ki.name] = sg(val(kf.exact.value))
             elif mt == "ternary":
@@ -346,38 +333,12 @@ class SoftDevice:
             key[ks.name] = (lo, hi) if ks.match == "range" else (0, 0)
         return key, prio
 
-    def _parse_action(self, t: TableInfo, p4t, data: pb.TableData, need_action=True):
-        if data.action_id == 0:
-            if need_action:
-                raise _bad(f"table {t.name}: TableData.action_id is missing; actions: "
-                           f"{[(a.name, a.id) for a in t.actions.values()]}")
-            return None, None, {}
-        ai = t.action_by_id(data.action_id)
-        if ai is None:
-            raise _bad(f"table {t.name}: no action with id {data.action_id}; actions: "
-                       f"{[(a.name, a.id) for a in t.actions.values()]}")
-        spec = next(a for a in p4t.spec.actions if a.name == ai.name)
-        signed = {p: s for p, _w, s in spec.params}
-        params, extra = {}, {}
-        for df in data.fields:
-            fi = t.data_field_by_id(df.field_id, ai)
-            if fi is None:
-                raise _bad(f"table {t.name} action {ai.name}: no data field with id "
-                           f"{df.field_id} (parameters: "
-                           f"{[(f.name, f.id) for f in ai.fields.values()]})")
-            v = _field_int(df, fi.width, f"table {t.name} action {ai.name} field {fi.name}")
-            if fi.name in ai.fields:
-                params[fi.name] = _to_signed(v, fi.width) if signed.get(fi.name) else v
-            else:
-                extra[fi.name] = v
-        return ai.name, params, extra
-
     def _write_match(self, t: TableInfo, typ, te: pb.TableEntry):
         p4t = self.objects[t.id]
         has_key = te.HasField("key") and len(te.key.fields) > 0
         if te.is_default_entry:
             if typ in (U.INSERT, U.MODIFY, U.INSERT_OR_MODIFY):
-                action, params, _ = self._parse_action(t, p4t, te.data)
+                action, params, _ = parse_action(t, p4t, te.data)
                 p4t.set_default(action, params)
             elif typ in (U.DELETE, U.RESET):
                 p4t.reset_default()
@@ -399,7 +360,7 @@ class SoftDevice:
         if typ == U.DELETE:
             p4t.delete(key)
             return
-        action, params, extra = self._parse_action(t, p4t, te.data, need_action=typ != U.MODIFY
+        action, params, extra = parse_action(t, p4t, te.data, need_action=typ != U.MODIFY
                                                    or te.data.action_id != 0)
         if typ == U.INSERT:
             p4t.add(key, action, params, prio)
@@ -634,8 +595,8 @@ class SoftDevice:
             spec_field = next((f for f in reg.spec.fields if (f[0] or "f1") == member), None)
             if spec_field is None:
                 raise _bad(f"register {t.name}: field {fi.name} does not belong to it")
-            v = _field_int(df, fi.width, f"register {t.name} field {fi.name}")
-            vals[spec_field[0]] = _to_signed(v, fi.width) if spec_field[2] else v
+            v = field_int(df, fi.width, f"register {t.name} field {fi.name}")
+            vals[spec_field[0]] = to_signed(v, fi.width) if spec_field[2] else v
         reg.write(idx, vals[None] if None in vals else vals)
 
     def _read_register(self, t: TableInfo, te: pb.TableEntry):
@@ -665,7 +626,7 @@ class SoftDevice:
             fi = t.data_field_by_id(df.field_id)
             if fi is None:
                 raise _bad(f"counter {t.name}: no data field with id {df.field_id}")
-            v = _field_int(df, 64, f"counter {t.name} field {fi.name}")
+            v = field_int(df, 64, f"counter {t.name} field {fi.name}")
             (c.bytes if fi.name == "$COUNTER_SPEC_BYTES" else c.packets)[idx] = v
 
     def _read_counter(self, t: TableInfo, te: pb.TableEntry):
@@ -704,30 +665,6 @@ class SoftDevice:
             raise _bad(f"table {t.name}: {k.name} {v} does not fit in {k.width} bits")
         return v
 
-    def _fixed_fields(self, t: TableInfo, te: pb.TableEntry) -> dict:
-        out = {}
-        for df in te.data.fields:
-            fi = t.data_field_by_id(df.field_id)
-            if fi is None:
-                raise _bad(f"table {t.name}: no data field with id {df.field_id} "
-                           f"(fields: {[(f.name, f.id) for f in t.data.values()]})")
-            which = df.WhichOneof("value")
-            if fi.repeated:
-                if which == "int_arr_val":
-                    out[fi.name] = list(df.int_arr_val.val)
-                elif which == "bool_arr_val":
-                    out[fi.name] = list(df.bool_arr_val.val)
-                else:
-                    raise _bad(f"table {t.name} field {fi.name} is a list "
-                               f"(int_arr_val/bool_arr_val), got {which}")
-            elif fi.type == "bool":
-                out[fi.name] = df.bool_val
-            elif fi.type == "string":
-                out[fi.name] = df.str_val
-            else:
-                out[fi.name] = _field_int(df, fi.width, f"table {t.name} field {fi.name}")
-        return out
-
     def _apply_groups(self, mgids) -> None:
         for g in mgids:
             grp = self.groups.get(g)
@@ -764,7 +701,7 @@ class SoftDevice:
             raise DeviceError(grpc.StatusCode.ALREADY_EXISTS, f"$pre.node: node {nid} exists")
         if typ == U.MODIFY and nid not in self.nodes:
             raise DeviceError(grpc.StatusCode.NOT_FOUND, f"$pre.node: no node {nid}")
-        f = self._fixed_fields(t, te)
+        f = fields_by_name(t, te)
         old = self.nodes.get(nid)
         rid = f.get("$MULTICAST_RID", old.rid if old else None)
         if rid is None:
@@ -793,7 +730,7 @@ class SoftDevice:
             del self.groups[g]
             self._apply_groups([g])
             return
-        f = self._fixed_fields(t, te)
+        f = fields_by_name(t, te)
         nodes = f.get("$MULTICAST_NODE_ID", [])
         valid = f.get("$MULTICAST_NODE_L1_XID_VALID", [False] * len(nodes))
         xids = f.get("$MULTICAST_NODE_L1_XID", [0] * len(nodes))
@@ -888,7 +825,7 @@ class SoftDevice:
         if typ == U.DELETE:
             st.enabled = False
             return
-        f = self._fixed_fields(t, te)
+        f = fields_by_name(t, te)
         if f.get("$LOOPBACK_MODE", "BF_LPBK_NONE") not in ("", "BF_LPBK_NONE"):
             raise DeviceError(grpc.StatusCode.UNIMPLEMENTED,
                               f"$PORT {p}: $LOOPBACK_MODE {f['$LOOPBACK_MODE']} is not "

@@ -23,6 +23,7 @@ from bfruntime import bfruntime_pb2 as pb
 from bfruntime.info import TableInfo, decode_int, encode_int
 
 from .bfrt_profiles import ADT_OFFSET_DEFAULT
+from .data_fields import fields_by_name, parse_action
 from .errors import DeviceError, bad_request as _bad
 
 U = pb.Update
@@ -79,7 +80,7 @@ class ProfileTables:
         if todo is None:
             return
         prof, mid = todo
-        action, params, extra = self.dev._parse_action(t, prof, te.data)
+        action, params, extra = parse_action(t, prof, te.data)
         if extra:
             raise _bad(f"table {t.name}: unknown data fields {sorted(extra)}")
         if typ == U.INSERT or typ == U.INSERT_OR_MODIFY and mid not in prof.members:
@@ -110,7 +111,7 @@ class ProfileTables:
         if todo is None:
             return
         sel, gid = todo
-        f = self.dev._fixed_fields(t, te)
+        f = fields_by_name(t, te)
         members = f.get("$ACTION_MEMBER_ID")
         statuses = f.get("$ACTION_MEMBER_STATUS")
         if typ == U.INSERT or typ == U.INSERT_OR_MODIFY and gid not in sel.groups:

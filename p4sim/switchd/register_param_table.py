@@ -13,6 +13,7 @@ from __future__ import annotations
 from bfruntime import bfruntime_pb2 as pb
 from bfruntime.info import TableInfo, encode_int
 
+from .data_fields import fields_by_name
 from .errors import bad_request as _bad
 
 U = pb.Update
@@ -47,7 +48,7 @@ def write_register_param(device, t: TableInfo, typ, te: pb.TableEntry) -> None:
     if typ in (U.DELETE, U.RESET):
         param.reset()
         return
-    fields = device._fixed_fields(t, te)
+    fields = fields_by_name(t, te)
     if "value" not in fields:
         raise _bad(f"table {t.name}: {U.Type.Name(typ)} needs the data field 'value'")
     w = param.spec.width
