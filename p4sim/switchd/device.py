@@ -54,7 +54,7 @@ from .attributes import TableAttributes
 from .bfrt_schema import fixed_schema, program_schema
 from .data_fields import field_int, fields_by_name, parse_action, to_signed
 from .errors import DeviceError, bad_request as _bad, from_control_plane
-from .index_key import index_entities, index_of
+from .index_key import fixed_entity, fixed_key, index_entities, index_of
 from .meters import MeterControl
 from .profile_tables import PROFILE_TABLE_TYPES, ProfileTables
 from .register_param_table import read_register_param, write_register_param
@@ -653,18 +653,6 @@ class SoftDevice:
         return filters.read(self.switch, t, te)
 
     # ------------------------------------------------------------------ PRE
-    def _fixed_key(self, t: TableInfo, te: pb.TableEntry):
-        if not (te.HasField("key") and te.key.fields):
-            return None
-        kf = te.key.fields[0]
-        k = t.keys[0]
-        if kf.field_id != k.id or kf.WhichOneof("match_type") != "exact":
-            raise _bad(f"table {t.name}: the key is one exact field {k.name} (id {k.id})")
-        v = decode_int(kf.exact.value)
-        if v >> k.width:
-            raise _bad(f"table {t.name}: {k.name} {v} does not fit in {k.width} bits")
-        return v
-
     def _apply_groups(self, mgids) -> None:
         for g in mgids:
             grp = self.groups.get(g)
@@ -676,7 +664,7 @@ class SoftDevice:
                 g, [(self.nodes[n].rid, list(self.nodes[n].ports)) for n in grp.nodes])
 
     def _write_pre_node(self, t: TableInfo, typ, te: pb.TableEntry):
-        nid = self._fixed_key(t, te)
+        nid = fixed_key(t, te)
         if nid is None:
             if typ in (U.DELETE, U.RESET):
                 in_use = sorted(g for g, grp in self.groups.items() if grp.nodes)
@@ -714,7 +702,7 @@ class SoftDevice:
         self._apply_groups(users)
 
     def _write_pre_mgid(self, t: TableInfo, typ, te: pb.TableEntry):
-        g = self._fixed_key(t, te)
+        g = fixed_key(t, te)
         if g is None:
             if typ in (U.DELETE, U.RESET):
                 old = list(self.groups)
@@ -766,12 +754,12 @@ class SoftDevice:
         self._apply_groups([g])
 
     def _read_pre_node(self, t: TableInfo, te: pb.TableEntry):
-        nid = self._fixed_key(t, te)
+        nid = fixed_key(t, te)
         if nid is not None and nid not in self.nodes:
             raise DeviceError(grpc.StatusCode.NOT_FOUND, f"$pre.node: no node {nid}")
         for n in ([nid] if nid is not None else sorted(self.nodes)):
             node = self.nodes[n]
-            ent = self._fixed_entry(t, n)
+            ent = fixed_entity(t, n)
             d = ent.table_entry.data.fields
             f = d.add()
             f.field_id = t.data["$MULTICAST_RID"].id
@@ -785,12 +773,12 @@ class SoftDevice:
             yield ent
 
     def _read_pre_mgid(self, t: TableInfo, te: pb.TableEntry):
-        g = self._fixed_key(t, te)
+        g = fixed_key(t, te)
         if g is not None and g not in self.groups:
             raise DeviceError(grpc.StatusCode.NOT_FOUND, f"$pre.mgid: no group {g}")
         for m in ([g] if g is not None else sorted(self.groups)):
             grp = self.groups[m]
-            ent = self._fixed_entry(t, m)
+            ent = fixed_entity(t, m)
             d = ent.table_entry.data.fields
             f = d.add()
             f.field_id = t.data["$MULTICAST_NODE_ID"].id
@@ -803,18 +791,9 @@ class SoftDevice:
             f.int_arr_val.val.extend(grp.xids)
             yield ent
 
-    @staticmethod
-    def _fixed_entry(t: TableInfo, key: int) -> pb.Entity:
-        ent = pb.Entity()
-        ent.table_entry.table_id = t.id
-        kf = ent.table_entry.key.fields.add()
-        kf.field_id = t.keys[0].id
-        kf.exact.value = encode_int(key, t.keys[0].width)
-        return ent
-
     # ------------------------------------------------------------------ $PORT
     def _write_port(self, t: TableInfo, typ, te: pb.TableEntry):
-        p = self._fixed_key(t, te)
+        p = fixed_key(t, te)
         if p is None:
             raise _bad("$PORT: writes need key $DEV_PORT")
         st = self.ports.get(p)
@@ -836,13 +815,13 @@ class SoftDevice:
         st.enabled = f.get("$PORT_ENABLE", True if typ == U.INSERT else st.enabled)
 
     def _read_port(self, t: TableInfo, te: pb.TableEntry):
-        p = self._fixed_key(t, te)
+        p = fixed_key(t, te)
         if p is not None and p not in self.ports:
             raise DeviceError(grpc.StatusCode.NOT_FOUND,
                               f"$PORT: device port {p} is not bound; bound: {sorted(self.ports)}")
         for q in ([p] if p is not None else sorted(self.ports)):
             st = self.ports[q]
-            ent = self._fixed_entry(t, q)
+            ent = fixed_entity(t, q)
             d = ent.table_entry.data.fields
             for name, kind, v in (("$SPEED", "str_val", st.speed), ("$FEC", "str_val", st.fec),
                                   ("$AUTO_NEGOTIATION", "str_val", st.autoneg),
@@ -863,20 +842,20 @@ class SoftDevice:
         if typ not in (U.DELETE, U.RESET):
             raise DeviceError(grpc.StatusCode.UNIMPLEMENTED,
                               "$PORT_STAT: only clearing (DELETE or RESET) is supported")
-        p = self._fixed_key(t, te)
+        p = fixed_key(t, te)
         for q in ([p] if p is not None else list(self.ports)):
             if q not in self.ports:
                 raise DeviceError(grpc.StatusCode.NOT_FOUND, f"$PORT_STAT: port {q} is not bound")
             self.ports[q].rx = self.ports[q].tx = 0
 
     def _read_port_stat(self, t: TableInfo, te: pb.TableEntry):
-        p = self._fixed_key(t, te)
+        p = fixed_key(t, te)
         if p is not None and p not in self.ports:
             raise DeviceError(grpc.StatusCode.NOT_FOUND,
                               f"$PORT_STAT: device port {p} is not bound; bound: {sorted(self.ports)}")
         for q in ([p] if p is not None else sorted(self.ports)):
             st = self.ports[q]
-            ent = self._fixed_entry(t, q)
+            ent = fixed_entity(t, q)
             for name, v in (("$FramesReceivedOK", st.rx), ("$FramesTransmittedOK", st.tx)):
                 f = ent.table_entry.data.fields.add()
                 f.field_id = t.data[name].id

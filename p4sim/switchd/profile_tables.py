@@ -25,6 +25,7 @@ from bfruntime.info import TableInfo, decode_int, encode_int
 from .bfrt_profiles import ADT_OFFSET_DEFAULT
 from .data_fields import fields_by_name, parse_action
 from .errors import DeviceError, bad_request as _bad
+from .index_key import fixed_key
 
 U = pb.Update
 PROFILE_TABLE_TYPES = ("Action", "Selector", "SelectorGetMember", "MatchAction_Indirect",
@@ -63,7 +64,7 @@ class ProfileTables:
         """(members/groups, key) of a write; None when the write was a deletion (of one
         id, or of them all without a key), now done."""
         ids = self.dev.objects[t.id]
-        key = self.dev._fixed_key(t, te)
+        key = fixed_key(t, te)
         if key is None:
             if typ not in (U.DELETE, U.RESET):
                 raise _bad(f"table {t.name}: {U.Type.Name(typ)} needs key {t.keys[0].name}")
@@ -92,7 +93,7 @@ class ProfileTables:
 
     def _read_members(self, t: TableInfo, te: pb.TableEntry):
         prof = self.dev.objects[t.id]
-        mid = self.dev._fixed_key(t, te)
+        mid = fixed_key(t, te)
         for m in sorted(prof.members) if mid is None else [mid]:
             aidx, args = prof.get(m)
             ent, out = _entry(t, m)
@@ -126,7 +127,7 @@ class ProfileTables:
 
     def _read_groups(self, t: TableInfo, te: pb.TableEntry):
         sel = self.dev.objects[t.id]
-        gid = self.dev._fixed_key(t, te)
+        gid = fixed_key(t, te)
         for g in sorted(sel.groups) if gid is None else [gid]:
             members, statuses, max_size = sel.get(g)
             ent, out = _entry(t, g)
