@@ -17,8 +17,7 @@ Decisions where BfRuntime leaves room:
   RESET also restores the default action. A read without a key returns every entry
   (for a register or counter: every index); of a match-action table, every entry and
   then its default entry (``is_default_entry``), as bf_switchd's read-all does.
-- A ternary, lpm or range key field left out of an entry is a wildcard; an exact one
-  is an error. ``$MATCH_PRIORITY`` defaults to 0 (lower wins, as in BfRt).
+- Key fields left out of a match entry, and ``$MATCH_PRIORITY``: ``match_keys.py``.
 - The softswitch is a one-pipe device, and says so where bf_switchd would:
   ``tf1.dev.device_configuration`` reports ``num_pipes`` 1 (what the SDE's
   ``BfRuntimeTest`` reads into ``dev_configuration``), and a register read returns one
@@ -47,13 +46,14 @@ import grpc
 
 import p4sim
 from bfruntime import bfruntime_pb2 as pb
-from bfruntime.info import BfrtInfo, SchemaError, TableInfo, decode_int, encode_int
+from bfruntime.info import BfrtInfo, SchemaError, TableInfo, encode_int
 
 from . import filters, handles, learn, port_metadata
 from .attributes import TableAttributes
 from .bfrt_schema import fixed_schema, program_schema
 from .data_fields import field_int, fields_by_name, parse_action, to_signed
 from .errors import DeviceError, bad_request as _bad, from_control_plane
+from .match_keys import find_entry, key_proto, parse_key
 from .index_key import fixed_entity, fixed_key, index_entities, index_of
 from .meters import MeterControl
 from .profile_tables import PROFILE_TABLE_TYPES, ProfileTables
@@ -283,56 +283,6 @@ class SoftDevice:
             listener(port, up)
 
     # ------------------------------------------------------------------ match tables
-    def _parse_key(self, t: TableInfo, p4t, te: pb.TableEntry):
-        """(p4sim key dict, match list for lookups, priority) of a TableEntry's key."""
-        by_name = {k.name: k for k in p4t.spec.keys}
-        key, prio = {}, None
-        for kf in te.key.fields:
-            ki = t.key_by_id(kf.field_id)
-            if ki is None:
-                raise _bad(f"table {t.name}: no key field with id {kf.field_id} "
-                           f"(fields: {[(k.name, k.id) for k in t.keys]})")
-            mt = kf.WhichOneof("match_type")
-            want = {"Exact": "exact", "Ternary": "ternary", "LPM": "lpm",
-                    "Range": "range"}.get(ki.match_type)
-            if mt != want:
-                raise _bad(f"table {t.name} key field {ki.name} is {ki.match_type}; the "
-                           f"request sent a {mt or 'missing'} match")
-            w = ki.width
-            what = f"table {t.name} key field {ki.name}"
-
-            def val(b, label=""):
-                v = decode_int(b)
-                if v >> w:
-                    raise _bad(f"{what}{label}: value {v} does not fit in {w} bits")
-                return v
-            if ki.name == "$MATCH_PRIORITY":
-                prio = val(kf.exact.value)
-                continue
-            ks = by_name[ki.name]
-            sg = (lambda v: to_signed(v, w)) if ks.signed else (lambda v: v)
-            if mt == "exact":
-                key[ki.name] = sg(val(kf.exact.value))
-            elif mt == "ternary":
-                m = val(kf.ternary.mask, " mask")
-                key[ki.name] = (sg(val(kf.ternary.value) & m), m)
-            elif mt == "lpm":
-                pl = kf.lpm.prefix_len
-                if not 0 <= pl <= w:
-                    raise _bad(f"{what}: prefix_len {pl} outside 0..{w}")
-                key[ki.name] = (sg(val(kf.lpm.value)), pl)
-            else:
-                key[ki.name] = (sg(val(kf.range.low, " low")), sg(val(kf.range.high, " high")))
-        for ks in p4t.spec.keys:
-            if ks.name in key:
-                continue
-            if ks.match == "exact":
-                raise _bad(f"table {t.name}: exact key field {ks.name} is missing")
-            lo = -(1 << (ks.width - 1)) if ks.signed else 0
-            hi = (1 << (ks.width - 1)) - 1 if ks.signed else (1 << ks.width) - 1
-            key[ks.name] = (lo, hi) if ks.match == "range" else (0, 0)
-        return key, prio
-
     def _write_match(self, t: TableInfo, typ, te: pb.TableEntry):
         p4t = self.objects[t.id]
         has_key = te.HasField("key") and len(te.key.fields) > 0
@@ -356,7 +306,7 @@ class SoftDevice:
                 raise _bad(f"table {t.name}: {U.Type.Name(typ)} needs a key "
                            f"(key fields: {[k.name for k in t.keys]})")
             return
-        key, prio = self._parse_key(t, p4t, te)
+        key, prio = parse_key(t, p4t, te)
         if typ == U.DELETE:
             p4t.delete(key)
             return
@@ -394,7 +344,7 @@ class SoftDevice:
             result = p4t.default_result
         else:
             result = e.result
-            self._key_proto(t, p4t, e, out)
+            key_proto(t, p4t, e, out)
         aspec = p4t.spec.actions[result[1]]
         ai = t.action(aspec.name)
         out.data.action_id = ai.id
@@ -413,41 +363,6 @@ class SoftDevice:
             MeterControl.add_fields(p4t.spec.direct_meter.kind, e.meter, out.data)
         return ent
 
-    def _key_proto(self, t: TableInfo, p4t, e, out: pb.TableEntry) -> None:
-        """The key fields (and ``$MATCH_PRIORITY``) of entry ``e`` into ``out``."""
-        fields = out.key.fields
-        for ks, (kind, a, b) in zip(p4t.spec.keys, e.match):
-            ki = t.key(ks.name)
-            full = (1 << ks.width) - 1
-            kf = fields.add()
-            kf.field_id = ki.id
-            if ks.match == "exact":
-                kf.exact.value = encode_int(a & full, ks.width)
-            elif ks.match == "ternary":
-                kf.ternary.value = encode_int(a & full, ks.width)
-                kf.ternary.mask = encode_int(b & full, ks.width)
-            elif ks.match == "lpm":
-                kf.lpm.value = encode_int(a & full, ks.width)
-                kf.lpm.prefix_len = bin(b & full).count("1")
-            else:
-                if kind != 2:   # a const entry's default (_) on a range key
-                    a, b = 0, full
-                kf.range.low = encode_int(max(a, 0) & full, ks.width)
-                kf.range.high = encode_int(min(b, full) & full, ks.width)
-        if any(k.name == "$MATCH_PRIORITY" for k in t.keys):
-            kf = fields.add()
-            kf.field_id = t.key("$MATCH_PRIORITY").id
-            kf.exact.value = encode_int(max(e.prio, 0), 32)
-
-    def _find_entry(self, t: TableInfo, p4t, te):
-        """The entry whose key ``te.key`` gives (a TableEntry or a HandleId)."""
-        key, _prio = self._parse_key(t, p4t, te)
-        want = self._match_of(p4t, key)
-        for e in p4t.sorted:
-            if self._same_match(p4t, e.match, want):
-                return e
-        raise DeviceError(grpc.StatusCode.NOT_FOUND, f"table {t.name}: no entry with that key")
-
     def _read_handle(self, hid: pb.HandleId) -> pb.Entity:
         t = self.table(hid.table_id)
         if t.table_type != "MatchAction_Direct":
@@ -455,7 +370,7 @@ class SoftDevice:
                               f"table {t.name}: entry handles are served for match-action "
                               f"tables, not {t.table_type}")
         handles.check_handle_request(t.name, hid)
-        return handles.handle_entity(t.id, self._find_entry(t, self.objects[t.id], hid))
+        return handles.handle_entity(t.id, find_entry(t, self.objects[t.id], hid))
 
     def _read_match(self, t: TableInfo, te: pb.TableEntry):
         p4t = self.objects[t.id]
@@ -467,37 +382,11 @@ class SoftDevice:
             yield handles.key_only(ent) if te.table_flags.key_only else ent
             return
         if te.HasField("key") and te.key.fields:
-            yield self._entry_proto(t, p4t, self._find_entry(t, p4t, te))
+            yield self._entry_proto(t, p4t, find_entry(t, p4t, te))
             return
         for e in p4t.sorted:
             yield self._entry_proto(t, p4t, e)
         yield self._entry_proto(t, p4t, None, default=True)
-
-    @staticmethod
-    def _match_of(p4t, key):
-        m = []
-        for ks in p4t.spec.keys:
-            v = key[ks.name]
-            full = (1 << ks.width) - 1
-            if ks.match == "exact":
-                m.append((0, v, None))
-            elif ks.match == "ternary":
-                m.append((1, v[0] & v[1] & full, v[1]))
-            elif ks.match == "lpm":
-                pl = v[1]
-                mask = (full >> (ks.width - pl)) << (ks.width - pl) if pl else 0
-                m.append((1, v[0] & mask & full, mask))
-            else:
-                m.append((2, v[0], v[1]))
-        return m
-
-    @staticmethod
-    def _same_match(p4t, have, want):
-        for ks, (k1, a1, b1), (k2, a2, b2) in zip(p4t.spec.keys, have, want):
-            full = (1 << ks.width) - 1
-            if k1 != k2 or (a1 & full) != (a2 & full) or (k1 and (b1 & full) != (b2 & full)):
-                return False
-        return True
 
     def _read_usage(self, tu: pb.TableUsage) -> pb.Entity:
         t = self.table(tu.table_id)

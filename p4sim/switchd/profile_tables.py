@@ -26,6 +26,7 @@ from .bfrt_profiles import ADT_OFFSET_DEFAULT
 from .data_fields import fields_by_name, parse_action
 from .errors import DeviceError, bad_request as _bad
 from .index_key import fixed_key
+from .match_keys import key_proto, parse_key
 
 U = pb.Update
 PROFILE_TABLE_TYPES = ("Action", "Selector", "SelectorGetMember", "MatchAction_Indirect",
@@ -185,7 +186,7 @@ class ProfileTables:
             if typ == U.RESET:
                 p4t.reset_default()
             return
-        key, prio = self.dev._parse_key(t, p4t, te)
+        key, prio = parse_key(t, p4t, te)
         if typ == U.DELETE:
             p4t.delete(key)
             return
@@ -216,13 +217,13 @@ class ProfileTables:
                               f"the program's default action, which this schema cannot name")
         entries = p4t.sorted
         if te.HasField("key") and te.key.fields:
-            key, _prio = self.dev._parse_key(t, p4t, te)
+            key, _prio = parse_key(t, p4t, te)
             entries = [p4t.entry(key)]
         for e in entries:
             ent = pb.Entity()
             out = ent.table_entry
             out.table_id = t.id
-            self.dev._key_proto(t, p4t, e, out)
+            key_proto(t, p4t, e, out)
             kind, ref = e.result
             df = out.data.fields.add()
             df.field_id = t.data["$ACTION_MEMBER_ID" if kind == "member"
