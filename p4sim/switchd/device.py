@@ -28,9 +28,8 @@ Decisions where BfRuntime leaves room:
   ``external_port_list`` and their count as ``num_front_ports``, the recirculation port
   as ``recirc_port_list``, no internal or Ethernet CPU ports, ``sku`` UNKNOWN (it is no
   Tofino part) and no ``pcie_cpu_port`` (it has none, so the field is not in its schema).
-- MODIFY of a match entry keeps its direct counter unless the ``reset_stats`` flag is
-  set, as bf_switchd does (the SDE client's ``entry_mod`` sets it by default); entry
-  handles and reads by handle: ``handles.py``. ``ignore_not_found`` (DELETE only, as in
+- MODIFY of a match entry and its direct counter: ``match_tables.py``; entry handles
+  and reads by handle: ``handles.py``. ``ignore_not_found`` (DELETE only, as in
   bf_switchd): ``server.py``.
 - ``from_hw`` makes no difference because p4sim has no software shadow. Table
   attributes and operations: ``attributes.py``.
@@ -48,13 +47,13 @@ import p4sim
 from bfruntime import bfruntime_pb2 as pb
 from bfruntime.info import BfrtInfo, SchemaError, TableInfo, encode_int
 
-from . import filters, handles, learn, port_metadata
+from . import filters, learn, port_metadata
 from .attributes import TableAttributes
 from .bfrt_schema import fixed_schema, program_schema
-from .data_fields import field_int, fields_by_name, parse_action, to_signed
+from .data_fields import field_int, fields_by_name, to_signed
 from .errors import DeviceError, bad_request as _bad, from_control_plane
-from .match_keys import find_entry, key_proto, parse_key
 from .index_key import fixed_entity, fixed_key, index_entities, index_of
+from .match_tables import MatchTables
 from .meters import MeterControl
 from .profile_tables import PROFILE_TABLE_TYPES, ProfileTables
 from .register_param_table import read_register_param, write_register_param
@@ -134,6 +133,7 @@ class SoftDevice:
             elif t.table_type in PROFILE_TABLE_TYPES:
                 self.objects[t.id] = self.profiles.object_for(t, short)
         self.meters = MeterControl(sw)
+        self.matches = MatchTables(self.objects, self.meters)
 
     def device_configuration(self) -> dict:
         """The values of ``tf1.dev.device_configuration`` (see the module docstring)."""
@@ -181,7 +181,7 @@ class SoftDevice:
                        "DELETE or RESET")
         te = update.entity.table_entry
         t = self.table(te.table_id)
-        handler = {"MatchAction_Direct": self._write_match, "Register": self._write_register,
+        handler = {"MatchAction_Direct": self.matches.write, "Register": self._write_register,
                    "Counter": self._write_counter, "PreNode": self._write_pre_node,
                    "Meter": self._write_meter,
                    "PortMetadata": lambda t, typ, te: port_metadata.write(self.switch, t, typ, te),
@@ -208,7 +208,7 @@ class SoftDevice:
                 if kind == "table_entry":
                     te = entity.table_entry
                     t = self.table(te.table_id)
-                    reader = {"MatchAction_Direct": self._read_match,
+                    reader = {"MatchAction_Direct": self.matches.read,
                               "Register": self._read_register, "Counter": self._read_counter,
                               "Meter": self._read_meter,
                               "PortMetadata": lambda t, te: port_metadata.read(self.switch, t, te),
@@ -227,7 +227,8 @@ class SoftDevice:
                 if kind == "object_id":
                     return [self._read_object_id(entity.object_id)]
                 if kind == "handle":
-                    return [self._read_handle(entity.handle)]
+                    return [self.matches.read_handle(self.table(entity.handle.table_id),
+                                                     entity.handle)]
                 if kind == "table_attribute":
                     ta = entity.table_attribute
                     if ta.WhichOneof("attribute") == "byte_count_adj":
@@ -283,111 +284,6 @@ class SoftDevice:
             listener(port, up)
 
     # ------------------------------------------------------------------ match tables
-    def _write_match(self, t: TableInfo, typ, te: pb.TableEntry):
-        p4t = self.objects[t.id]
-        has_key = te.HasField("key") and len(te.key.fields) > 0
-        if te.is_default_entry:
-            if typ in (U.INSERT, U.MODIFY, U.INSERT_OR_MODIFY):
-                action, params, _ = parse_action(t, p4t, te.data)
-                p4t.set_default(action, params)
-            elif typ in (U.DELETE, U.RESET):
-                p4t.reset_default()
-            else:
-                raise _bad(f"table {t.name}: {U.Type.Name(typ)} is not valid on the default entry")
-            return
-        if not has_key:
-            if typ == U.DELETE:
-                p4t.clear()
-            elif typ == U.RESET:
-                if not p4t.const:
-                    p4t.clear()
-                p4t.reset_default()
-            else:
-                raise _bad(f"table {t.name}: {U.Type.Name(typ)} needs a key "
-                           f"(key fields: {[k.name for k in t.keys]})")
-            return
-        key, prio = parse_key(t, p4t, te)
-        if typ == U.DELETE:
-            p4t.delete(key)
-            return
-        action, params, extra = parse_action(t, p4t, te.data, need_action=typ != U.MODIFY
-                                                   or te.data.action_id != 0)
-        if typ == U.INSERT:
-            p4t.add(key, action, params, prio)
-        elif typ == U.MODIFY:
-            # bf_switchd keeps the entry's statistics unless the reset_stats flag is set
-            # (the SDE client's entry_mod sets it by default)
-            p4t.modify(key, action, params, prio, reset_counters=te.table_flags.reset_stats)
-        elif typ == U.INSERT_OR_MODIFY:
-            norm = p4t._normalise_key(key)[0]
-            if norm in p4t.entries:
-                p4t.modify(key, action, params, prio)
-            else:
-                p4t.add(key, action, params, prio)
-        else:
-            raise DeviceError(grpc.StatusCode.UNIMPLEMENTED,
-                              f"table {t.name}: {U.Type.Name(typ)} is not supported on "
-                              f"match-action tables")
-        if extra:
-            e = p4t.entries[p4t._normalise_key(key)[0]]
-            e.bytes = extra.get("$COUNTER_SPEC_BYTES", e.bytes)
-            e.packets = extra.get("$COUNTER_SPEC_PKTS", e.packets)
-            self.meters.set_direct(t, p4t, e, {n: v for n, v in extra.items()
-                                               if MeterControl.is_spec_field(n)})
-
-    def _entry_proto(self, t: TableInfo, p4t, e, default=False) -> pb.Entity:
-        ent = pb.Entity()
-        out = ent.table_entry
-        out.table_id = t.id
-        if default:
-            out.is_default_entry = True
-            result = p4t.default_result
-        else:
-            result = e.result
-            key_proto(t, p4t, e, out)
-        aspec = p4t.spec.actions[result[1]]
-        ai = t.action(aspec.name)
-        out.data.action_id = ai.id
-        for (pname, w, _s), v in zip(aspec.params, result[3]):
-            df = out.data.fields.add()
-            df.field_id = ai.fields[pname].id
-            df.stream = encode_int(v & ((1 << w) - 1), w)
-        if p4t.spec.has_direct_counter and not default:
-            for name, v in (("$COUNTER_SPEC_BYTES", e.bytes), ("$COUNTER_SPEC_PKTS", e.packets)):
-                if name not in t.data:
-                    continue
-                df = out.data.fields.add()
-                df.field_id = t.data[name].id
-                df.stream = encode_int(v, 64)
-        if p4t.spec.direct_meter is not None and not default:
-            MeterControl.add_fields(p4t.spec.direct_meter.kind, e.meter, out.data)
-        return ent
-
-    def _read_handle(self, hid: pb.HandleId) -> pb.Entity:
-        t = self.table(hid.table_id)
-        if t.table_type != "MatchAction_Direct":
-            raise DeviceError(grpc.StatusCode.UNIMPLEMENTED,
-                              f"table {t.name}: entry handles are served for match-action "
-                              f"tables, not {t.table_type}")
-        handles.check_handle_request(t.name, hid)
-        return handles.handle_entity(t.id, find_entry(t, self.objects[t.id], hid))
-
-    def _read_match(self, t: TableInfo, te: pb.TableEntry):
-        p4t = self.objects[t.id]
-        if te.is_default_entry:
-            yield self._entry_proto(t, p4t, None, default=True)
-            return
-        if te.WhichOneof("value") == "handle_id":
-            ent = self._entry_proto(t, p4t, handles.entry_by_handle(t.name, p4t, te.handle_id))
-            yield handles.key_only(ent) if te.table_flags.key_only else ent
-            return
-        if te.HasField("key") and te.key.fields:
-            yield self._entry_proto(t, p4t, find_entry(t, p4t, te))
-            return
-        for e in p4t.sorted:
-            yield self._entry_proto(t, p4t, e)
-        yield self._entry_proto(t, p4t, None, default=True)
-
     def _read_usage(self, tu: pb.TableUsage) -> pb.Entity:
         t = self.table(tu.table_id)
         obj = self.objects.get(t.id)
