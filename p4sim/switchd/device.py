@@ -38,7 +38,6 @@ Decisions where BfRuntime leaves room:
 from __future__ import annotations
 
 import threading
-from functools import partial
 from dataclasses import dataclass, field
 
 import grpc
@@ -47,12 +46,12 @@ import p4sim
 from bfruntime import bfruntime_pb2 as pb
 from bfruntime.info import BfrtInfo, SchemaError, TableInfo, encode_int
 
-from . import filters, learn, port_metadata
+from . import counter_tables, filters, learn, port_metadata, register_tables
 from .attributes import TableAttributes
 from .bfrt_schema import fixed_schema, program_schema
-from .data_fields import field_int, fields_by_name, to_signed
+from .data_fields import fields_by_name
 from .errors import DeviceError, bad_request as _bad, from_control_plane
-from .index_key import fixed_entity, fixed_key, index_entities, index_of
+from .index_key import fixed_entity, fixed_key
 from .match_tables import MatchTables
 from .meters import MeterControl
 from .profile_tables import PROFILE_TABLE_TYPES, ProfileTables
@@ -149,6 +148,11 @@ class SoftDevice:
             self._build()
 
     # ------------------------------------------------------------------ entry points
+    def _on_object(self, handler):
+        """``handler(obj, t, ...)`` as a table's handler, ``obj`` the p4sim object behind
+        table ``t`` (registers, counters and RegisterParam take it, not the device)."""
+        return lambda t, *args: handler(self.objects[t.id], t, *args)
+
     def table(self, tid: int) -> TableInfo:
         t = self.info.table_by_id(tid)
         if t is None:
@@ -181,8 +185,10 @@ class SoftDevice:
                        "DELETE or RESET")
         te = update.entity.table_entry
         t = self.table(te.table_id)
-        handler = {"MatchAction_Direct": self.matches.write, "Register": self._write_register,
-                   "Counter": self._write_counter, "PreNode": self._write_pre_node,
+        handler = {"MatchAction_Direct": self.matches.write,
+                   "Register": self._on_object(register_tables.write),
+                   "Counter": self._on_object(counter_tables.write),
+                   "PreNode": self._write_pre_node,
                    "Meter": self._write_meter,
                    "PortMetadata": lambda t, typ, te: port_metadata.write(self.switch, t, typ, te),
                    "Lpf": self._write_filter, "Wred": self._write_filter,
@@ -191,7 +197,7 @@ class SoftDevice:
                    "DevConfigure": self._write_read_only,
                    "PortStrInfo": self._write_read_only,
                    **dict.fromkeys(PROFILE_TABLE_TYPES, self.profiles.write),
-                   "RegisterParam": partial(write_register_param, self)}[t.table_type]
+                   "RegisterParam": self._on_object(write_register_param)}[t.table_type]
         with self.lock:
             try:
                 handler(t, update.type, te)
@@ -209,7 +215,8 @@ class SoftDevice:
                     te = entity.table_entry
                     t = self.table(te.table_id)
                     reader = {"MatchAction_Direct": self.matches.read,
-                              "Register": self._read_register, "Counter": self._read_counter,
+                              "Register": self._on_object(register_tables.read),
+                              "Counter": self._on_object(counter_tables.read),
                               "Meter": self._read_meter,
                               "PortMetadata": lambda t, te: port_metadata.read(self.switch, t, te),
                               "Lpf": self._read_filter, "Wred": self._read_filter,
@@ -219,7 +226,7 @@ class SoftDevice:
                               "DevConfigure": self._read_dev_config,
                               "PortStrInfo": self._read_port_str_info,
                               **dict.fromkeys(PROFILE_TABLE_TYPES, self.profiles.read),
-                              "RegisterParam": partial(read_register_param, self)
+                              "RegisterParam": self._on_object(read_register_param)
                               }[t.table_type]
                     return list(reader(t, te))
                 if kind == "table_usage":
@@ -350,81 +357,7 @@ class SoftDevice:
         ent.object_id.id = i
         return ent
 
-    # ------------------------------------------------------------------ registers, counters
-    @staticmethod
-    def _index(t: TableInfo, te: pb.TableEntry, size: int):
-        return index_of(t, te, size=size)
-
-    def _write_register(self, t: TableInfo, typ, te: pb.TableEntry):
-        reg = self.objects[t.id]
-        idx = self._index(t, te, reg.size)
-        if idx is None:
-            if typ in (U.DELETE, U.RESET):
-                reg.reset()
-                return
-            raise _bad(f"register {t.name}: {U.Type.Name(typ)} needs key {t.keys[0].name}")
-        if typ in (U.DELETE, U.RESET):
-            reg.write(idx, reg.spec.init[0] if len(reg.spec.init) == 1 else reg.spec.init)
-            return
-        if typ not in (U.INSERT, U.MODIFY, U.INSERT_OR_MODIFY):
-            raise DeviceError(grpc.StatusCode.UNIMPLEMENTED,
-                              f"register {t.name}: {U.Type.Name(typ)} is not supported")
-        cur = reg.read(idx)
-        vals = dict(cur) if isinstance(cur, dict) else {None: cur}
-        for df in te.data.fields:
-            fi = t.data_field_by_id(df.field_id)
-            if fi is None:
-                raise _bad(f"register {t.name}: no data field with id {df.field_id} "
-                           f"(fields: {[(f.name, f.id) for f in t.data.values()]})")
-            member = fi.name.rsplit(".", 1)[1]
-            spec_field = next((f for f in reg.spec.fields if (f[0] or "f1") == member), None)
-            if spec_field is None:
-                raise _bad(f"register {t.name}: field {fi.name} does not belong to it")
-            v = field_int(df, fi.width, f"register {t.name} field {fi.name}")
-            vals[spec_field[0]] = to_signed(v, fi.width) if spec_field[2] else v
-        reg.write(idx, vals[None] if None in vals else vals)
-
-    def _read_register(self, t: TableInfo, te: pb.TableEntry):
-        reg = self.objects[t.id]
-        fids = [(t.data[f"{t.name.split('.', 1)[1]}.{f[0] or 'f1'}"].id, f[1], d)
-                for f, d in zip(reg.spec.fields, reg.data)]
-        for i, ent in index_entities(t, te, reg.size):
-            for fid, w, d in fids:
-                df = ent.table_entry.data.fields.add()
-                df.field_id = fid
-                df.stream = encode_int(d[i] & ((1 << w) - 1), w)
-            yield ent
-
-    def _write_counter(self, t: TableInfo, typ, te: pb.TableEntry):
-        c = self.objects[t.id]
-        idx = self._index(t, te, c.size)
-        if idx is None:
-            if typ in (U.DELETE, U.RESET):
-                c.packets[:] = [0] * c.size
-                c.bytes[:] = [0] * c.size
-                return
-            raise _bad(f"counter {t.name}: {U.Type.Name(typ)} needs key {t.keys[0].name}")
-        if typ in (U.DELETE, U.RESET):
-            c.packets[idx] = c.bytes[idx] = 0
-            return
-        for df in te.data.fields:
-            fi = t.data_field_by_id(df.field_id)
-            if fi is None:
-                raise _bad(f"counter {t.name}: no data field with id {df.field_id}")
-            v = field_int(df, 64, f"counter {t.name} field {fi.name}")
-            (c.bytes if fi.name == "$COUNTER_SPEC_BYTES" else c.packets)[idx] = v
-
-    def _read_counter(self, t: TableInfo, te: pb.TableEntry):
-        c = self.objects[t.id]
-        for i, ent in index_entities(t, te, c.size):
-            for name, v in (("$COUNTER_SPEC_BYTES", c.bytes[i]), ("$COUNTER_SPEC_PKTS", c.packets[i])):
-                if name not in t.data:
-                    continue
-                df = ent.table_entry.data.fields.add()
-                df.field_id = t.data[name].id
-                df.stream = encode_int(v, 64)
-            yield ent
-
+    # ------------------------------------------------------------------ meters, filters
     def _write_meter(self, t: TableInfo, typ, te: pb.TableEntry):
         self.meters.write(t, self.objects[t.id], typ, te)
 

@@ -41,8 +41,7 @@ def register_param_tables(program, pipe: str, ids, register_prefix: int) -> list
     return out
 
 
-def write_register_param(device, t: TableInfo, typ, te: pb.TableEntry) -> None:
-    param = device.objects[t.id]
+def write_register_param(param, t: TableInfo, typ, te: pb.TableEntry) -> None:
     if te.HasField("key") and te.key.fields:
         raise _bad(f"table {t.name} has no key: write its default entry")
     if typ in (U.DELETE, U.RESET):
@@ -56,8 +55,7 @@ def write_register_param(device, t: TableInfo, typ, te: pb.TableEntry) -> None:
     param.set(v - (1 << w) if param.spec.signed and v >> (w - 1) else v)
 
 
-def read_register_param(device, t: TableInfo, te: pb.TableEntry):
-    param = device.objects[t.id]
+def read_register_param(param, t: TableInfo, te: pb.TableEntry):
     ent = pb.Entity()
     out = ent.table_entry
     out.table_id = t.id
