@@ -38,7 +38,7 @@ Decisions where BfRuntime leaves room:
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import grpc
 
@@ -54,6 +54,7 @@ from .errors import DeviceError, bad_request as _bad, from_control_plane
 from .index_key import fixed_entity, fixed_key
 from .match_tables import MatchTables
 from .meters import MeterControl
+from .pre import Pre, PreGroup, PreNode
 from .profile_tables import PROFILE_TABLE_TYPES, ProfileTables
 from .register_param_table import read_register_param, write_register_param
 
@@ -71,20 +72,6 @@ class PortState:
     autoneg: str = "PM_AN_DEFAULT"
     rx: int = 0          # frames the pipe has processed from this port
     tx: int = 0          # frames sent out of it
-
-
-@dataclass
-class PreNode:
-    rid: int
-    ports: list[int]
-    lags: list[int] = field(default_factory=list)
-
-
-@dataclass
-class PreGroup:
-    nodes: list[int]
-    xid_valid: list[bool]
-    xids: list[int]
 
 
 class SoftDevice:
@@ -112,8 +99,7 @@ class SoftDevice:
         sw = p4sim.Switch(self.program, recirculation_port=self._recirculation_port,
                           ports=set(self.ports) if self._bound else None, seed=self._seed)
         self.switch = sw
-        self.nodes: dict[int, PreNode] = {}
-        self.groups: dict[int, PreGroup] = {}
+        self.pre = Pre(sw)
         self.attributes = TableAttributes(self.table)
         self.profiles = ProfileTables(self)
         self.objects = {}    # table id -> the p4sim object behind it (the handlers' state)
@@ -133,6 +119,16 @@ class SoftDevice:
                 self.objects[t.id] = self.profiles.object_for(t, short)
         self.meters = MeterControl(sw)
         self.matches = MatchTables(self.objects, self.meters)
+
+    @property
+    def nodes(self) -> dict[int, PreNode]:
+        """``$pre.node``'s entries by node id (state of ``pre.py``)."""
+        return self.pre.nodes
+
+    @property
+    def groups(self) -> dict[int, PreGroup]:
+        """``$pre.mgid``'s entries by group id (state of ``pre.py``)."""
+        return self.pre.groups
 
     def device_configuration(self) -> dict:
         """The values of ``tf1.dev.device_configuration`` (see the module docstring)."""
@@ -188,11 +184,11 @@ class SoftDevice:
         handler = {"MatchAction_Direct": self.matches.write,
                    "Register": self._on_object(register_tables.write),
                    "Counter": self._on_object(counter_tables.write),
-                   "PreNode": self._write_pre_node,
+                   "PreNode": self.pre.write_node,
                    "Meter": self._write_meter,
                    "PortMetadata": lambda t, typ, te: port_metadata.write(self.switch, t, typ, te),
                    "Lpf": self._write_filter, "Wred": self._write_filter,
-                   "PreMgid": self._write_pre_mgid, "PortConfigure": self._write_port,
+                   "PreMgid": self.pre.write_mgid, "PortConfigure": self._write_port,
                    "PortStat": self._write_port_stat,
                    "DevConfigure": self._write_read_only,
                    "PortStrInfo": self._write_read_only,
@@ -220,7 +216,7 @@ class SoftDevice:
                               "Meter": self._read_meter,
                               "PortMetadata": lambda t, te: port_metadata.read(self.switch, t, te),
                               "Lpf": self._read_filter, "Wred": self._read_filter,
-                              "PreNode": self._read_pre_node, "PreMgid": self._read_pre_mgid,
+                              "PreNode": self.pre.read_node, "PreMgid": self.pre.read_mgid,
                               "PortConfigure": self._read_port,
                               "PortStat": self._read_port_stat,
                               "DevConfigure": self._read_dev_config,
@@ -298,9 +294,9 @@ class SoftDevice:
                             "MatchAction_Indirect_Selector"):
             n = len(obj.entries)
         elif t.table_type == "PreNode":
-            n = len(self.nodes)
+            n = len(self.pre.nodes)
         elif t.table_type == "PreMgid":
-            n = len(self.groups)
+            n = len(self.pre.groups)
         elif t.table_type == "PortMetadata":
             n = len(self.switch.port_metadata)
         else:
@@ -369,145 +365,6 @@ class SoftDevice:
 
     def _read_filter(self, t: TableInfo, te: pb.TableEntry):
         return filters.read(self.switch, t, te)
-
-    # ------------------------------------------------------------------ PRE
-    def _apply_groups(self, mgids) -> None:
-        for g in mgids:
-            grp = self.groups.get(g)
-            if grp is None:
-                if g in self.switch.mcast:
-                    self.switch.multicast_group_delete(g)
-                continue
-            self.switch.multicast_group_set(
-                g, [(self.nodes[n].rid, list(self.nodes[n].ports)) for n in grp.nodes])
-
-    def _write_pre_node(self, t: TableInfo, typ, te: pb.TableEntry):
-        nid = fixed_key(t, te)
-        if nid is None:
-            if typ in (U.DELETE, U.RESET):
-                in_use = sorted(g for g, grp in self.groups.items() if grp.nodes)
-                if in_use:
-                    raise DeviceError(grpc.StatusCode.FAILED_PRECONDITION,
-                                      f"$pre.node: nodes are still members of multicast "
-                                      f"groups {in_use}; clear $pre.mgid first")
-                self.nodes.clear()
-                return
-            raise _bad(f"$pre.node: {U.Type.Name(typ)} needs key $MULTICAST_NODE_ID")
-        users = sorted(g for g, grp in self.groups.items() if nid in grp.nodes)
-        if typ == U.DELETE:
-            if nid not in self.nodes:
-                raise DeviceError(grpc.StatusCode.NOT_FOUND, f"$pre.node: no node {nid}")
-            if users:
-                raise DeviceError(grpc.StatusCode.FAILED_PRECONDITION,
-                                  f"$pre.node: node {nid} is a member of multicast groups "
-                                  f"{users}; remove it from them first")
-            del self.nodes[nid]
-            return
-        if typ == U.INSERT and nid in self.nodes:
-            raise DeviceError(grpc.StatusCode.ALREADY_EXISTS, f"$pre.node: node {nid} exists")
-        if typ == U.MODIFY and nid not in self.nodes:
-            raise DeviceError(grpc.StatusCode.NOT_FOUND, f"$pre.node: no node {nid}")
-        f = fields_by_name(t, te)
-        old = self.nodes.get(nid)
-        rid = f.get("$MULTICAST_RID", old.rid if old else None)
-        if rid is None:
-            raise _bad(f"$pre.node: node {nid} needs $MULTICAST_RID")
-        ports = f.get("$DEV_PORT", old.ports if old else [])
-        for p in ports:
-            if p >= 512:
-                raise _bad(f"$pre.node: port {p} does not fit in 9 bits")
-        self.nodes[nid] = PreNode(rid, list(ports), f.get("$MULTICAST_LAG_ID", []))
-        self._apply_groups(users)
-
-    def _write_pre_mgid(self, t: TableInfo, typ, te: pb.TableEntry):
-        g = fixed_key(t, te)
-        if g is None:
-            if typ in (U.DELETE, U.RESET):
-                old = list(self.groups)
-                self.groups.clear()
-                self._apply_groups(old)
-                return
-            raise _bad(f"$pre.mgid: {U.Type.Name(typ)} needs key $MGID")
-        if g == 0:
-            raise _bad("$pre.mgid: multicast group 0 means 'no multicast' on Tofino; use 1..65535")
-        if typ == U.DELETE:
-            if g not in self.groups:
-                raise DeviceError(grpc.StatusCode.NOT_FOUND, f"$pre.mgid: no group {g}")
-            del self.groups[g]
-            self._apply_groups([g])
-            return
-        f = fields_by_name(t, te)
-        nodes = f.get("$MULTICAST_NODE_ID", [])
-        valid = f.get("$MULTICAST_NODE_L1_XID_VALID", [False] * len(nodes))
-        xids = f.get("$MULTICAST_NODE_L1_XID", [0] * len(nodes))
-        if not len(nodes) == len(valid) == len(xids):
-            raise _bad(f"$pre.mgid {g}: $MULTICAST_NODE_ID, $MULTICAST_NODE_L1_XID_VALID and "
-                       f"$MULTICAST_NODE_L1_XID must have the same length")
-        missing = [n for n in nodes if n not in self.nodes]
-        if missing:
-            raise DeviceError(grpc.StatusCode.NOT_FOUND,
-                              f"$pre.mgid {g}: nodes {missing} do not exist in $pre.node")
-        if typ == U.MODIFY_INC:
-            grp = self.groups.get(g)
-            if grp is None:
-                raise DeviceError(grpc.StatusCode.NOT_FOUND, f"$pre.mgid: no group {g}")
-            if te.table_flags.mod_del or \
-                    te.table_mod_inc_flag.type == pb.TableModIncFlag.MOD_INC_DELETE:
-                keep = [i for i, n in enumerate(grp.nodes) if n not in nodes]
-                self.groups[g] = PreGroup([grp.nodes[i] for i in keep],
-                                          [grp.xid_valid[i] for i in keep],
-                                          [grp.xids[i] for i in keep])
-            else:
-                self.groups[g] = PreGroup(grp.nodes + nodes, grp.xid_valid + valid,
-                                          grp.xids + xids)
-        elif typ == U.INSERT and g in self.groups:
-            raise DeviceError(grpc.StatusCode.ALREADY_EXISTS, f"$pre.mgid: group {g} exists")
-        elif typ == U.MODIFY and g not in self.groups:
-            raise DeviceError(grpc.StatusCode.NOT_FOUND, f"$pre.mgid: no group {g}")
-        elif typ in (U.INSERT, U.MODIFY, U.INSERT_OR_MODIFY):
-            self.groups[g] = PreGroup(list(nodes), list(valid), list(xids))
-        else:
-            raise DeviceError(grpc.StatusCode.UNIMPLEMENTED,
-                              f"$pre.mgid: {U.Type.Name(typ)} is not supported")
-        self._apply_groups([g])
-
-    def _read_pre_node(self, t: TableInfo, te: pb.TableEntry):
-        nid = fixed_key(t, te)
-        if nid is not None and nid not in self.nodes:
-            raise DeviceError(grpc.StatusCode.NOT_FOUND, f"$pre.node: no node {nid}")
-        for n in ([nid] if nid is not None else sorted(self.nodes)):
-            node = self.nodes[n]
-            ent = fixed_entity(t, n)
-            d = ent.table_entry.data.fields
-            f = d.add()
-            f.field_id = t.data["$MULTICAST_RID"].id
-            f.stream = encode_int(node.rid, 16)
-            f = d.add()
-            f.field_id = t.data["$MULTICAST_LAG_ID"].id
-            f.int_arr_val.val.extend(node.lags)
-            f = d.add()
-            f.field_id = t.data["$DEV_PORT"].id
-            f.int_arr_val.val.extend(node.ports)
-            yield ent
-
-    def _read_pre_mgid(self, t: TableInfo, te: pb.TableEntry):
-        g = fixed_key(t, te)
-        if g is not None and g not in self.groups:
-            raise DeviceError(grpc.StatusCode.NOT_FOUND, f"$pre.mgid: no group {g}")
-        for m in ([g] if g is not None else sorted(self.groups)):
-            grp = self.groups[m]
-            ent = fixed_entity(t, m)
-            d = ent.table_entry.data.fields
-            f = d.add()
-            f.field_id = t.data["$MULTICAST_NODE_ID"].id
-            f.int_arr_val.val.extend(grp.nodes)
-            f = d.add()
-            f.field_id = t.data["$MULTICAST_NODE_L1_XID_VALID"].id
-            f.bool_arr_val.val.extend(grp.xid_valid)
-            f = d.add()
-            f.field_id = t.data["$MULTICAST_NODE_L1_XID"].id
-            f.int_arr_val.val.extend(grp.xids)
-            yield ent
 
     # ------------------------------------------------------------------ $PORT
     def _write_port(self, t: TableInfo, typ, te: pb.TableEntry):
