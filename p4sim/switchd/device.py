@@ -38,7 +38,6 @@ Decisions where BfRuntime leaves room:
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
 
 import grpc
 
@@ -49,29 +48,15 @@ from bfruntime.info import BfrtInfo, SchemaError, TableInfo, encode_int
 from . import counter_tables, filters, learn, port_metadata, register_tables
 from .attributes import TableAttributes
 from .bfrt_schema import fixed_schema, program_schema
-from .data_fields import fields_by_name
 from .errors import DeviceError, bad_request as _bad, from_control_plane
-from .index_key import fixed_entity, fixed_key
 from .match_tables import MatchTables
 from .meters import MeterControl
+from .port_tables import PortState, PortTables
 from .pre import Pre, PreGroup, PreNode
 from .profile_tables import PROFILE_TABLE_TYPES, ProfileTables
 from .register_param_table import read_register_param, write_register_param
 
 U = pb.Update
-
-
-@dataclass
-class PortState:
-    """A device port: bound to an interface, enabled by the control plane, link up."""
-    ifname: str
-    enabled: bool = True
-    up: bool = True
-    speed: str = "BF_SPEED_10G"
-    fec: str = "BF_FEC_TYP_NONE"
-    autoneg: str = "PM_AN_DEFAULT"
-    rx: int = 0          # frames the pipe has processed from this port
-    tx: int = 0          # frames sent out of it
 
 
 class SoftDevice:
@@ -85,6 +70,7 @@ class SoftDevice:
         self._recirculation_port = recirculation_port
         self._seed = seed
         self._bound = ports is not None
+        self.port_tables = PortTables(self.ports)
         self.schema = program_schema(program)
         self.fixed = fixed_schema()
         self.info = BfrtInfo(p4_name, self.schema, self.fixed)
@@ -188,8 +174,8 @@ class SoftDevice:
                    "Meter": self._write_meter,
                    "PortMetadata": lambda t, typ, te: port_metadata.write(self.switch, t, typ, te),
                    "Lpf": self._write_filter, "Wred": self._write_filter,
-                   "PreMgid": self.pre.write_mgid, "PortConfigure": self._write_port,
-                   "PortStat": self._write_port_stat,
+                   "PreMgid": self.pre.write_mgid, "PortConfigure": self.port_tables.write_port,
+                   "PortStat": self.port_tables.write_stat,
                    "DevConfigure": self._write_read_only,
                    "PortStrInfo": self._write_read_only,
                    **dict.fromkeys(PROFILE_TABLE_TYPES, self.profiles.write),
@@ -217,10 +203,10 @@ class SoftDevice:
                               "PortMetadata": lambda t, te: port_metadata.read(self.switch, t, te),
                               "Lpf": self._read_filter, "Wred": self._read_filter,
                               "PreNode": self.pre.read_node, "PreMgid": self.pre.read_mgid,
-                              "PortConfigure": self._read_port,
-                              "PortStat": self._read_port_stat,
+                              "PortConfigure": self.port_tables.read_port,
+                              "PortStat": self.port_tables.read_stat,
                               "DevConfigure": self._read_dev_config,
-                              "PortStrInfo": self._read_port_str_info,
+                              "PortStrInfo": self.port_tables.read_str_info,
                               **dict.fromkeys(PROFILE_TABLE_TYPES, self.profiles.read),
                               "RegisterParam": self._on_object(read_register_param)
                               }[t.table_type]
@@ -365,100 +351,6 @@ class SoftDevice:
 
     def _read_filter(self, t: TableInfo, te: pb.TableEntry):
         return filters.read(self.switch, t, te)
-
-    # ------------------------------------------------------------------ $PORT
-    def _write_port(self, t: TableInfo, typ, te: pb.TableEntry):
-        p = fixed_key(t, te)
-        if p is None:
-            raise _bad("$PORT: writes need key $DEV_PORT")
-        st = self.ports.get(p)
-        if st is None:
-            raise DeviceError(grpc.StatusCode.NOT_FOUND,
-                              f"$PORT: device port {p} is not bound to an interface (start the "
-                              f"softswitch with --port {p}@IFACE); bound: {sorted(self.ports)}")
-        if typ == U.DELETE:
-            st.enabled = False
-            return
-        f = fields_by_name(t, te)
-        if f.get("$LOOPBACK_MODE", "BF_LPBK_NONE") not in ("", "BF_LPBK_NONE"):
-            raise DeviceError(grpc.StatusCode.UNIMPLEMENTED,
-                              f"$PORT {p}: $LOOPBACK_MODE {f['$LOOPBACK_MODE']} is not "
-                              f"available on a software port ({st.ifname}); only BF_LPBK_NONE")
-        st.speed = f.get("$SPEED", st.speed) or st.speed
-        st.fec = f.get("$FEC", st.fec) or st.fec
-        st.autoneg = f.get("$AUTO_NEGOTIATION", st.autoneg) or st.autoneg
-        st.enabled = f.get("$PORT_ENABLE", True if typ == U.INSERT else st.enabled)
-
-    def _read_port(self, t: TableInfo, te: pb.TableEntry):
-        p = fixed_key(t, te)
-        if p is not None and p not in self.ports:
-            raise DeviceError(grpc.StatusCode.NOT_FOUND,
-                              f"$PORT: device port {p} is not bound; bound: {sorted(self.ports)}")
-        for q in ([p] if p is not None else sorted(self.ports)):
-            st = self.ports[q]
-            ent = fixed_entity(t, q)
-            d = ent.table_entry.data.fields
-            for name, kind, v in (("$SPEED", "str_val", st.speed), ("$FEC", "str_val", st.fec),
-                                  ("$AUTO_NEGOTIATION", "str_val", st.autoneg),
-                                  ("$LOOPBACK_MODE", "str_val", "BF_LPBK_NONE"),
-                                  ("$IS_VALID", "bool_val", True),
-                                  ("$IS_INTERNAL", "bool_val", False),
-                                  ("$PORT_ENABLE", "bool_val", st.enabled),
-                                  ("$PORT_UP", "bool_val", st.up),
-                                  ("$PORT_NAME", "str_val", st.ifname)):
-                f = d.add()
-                f.field_id = t.data[name].id
-                setattr(f, kind, v)
-            yield ent
-
-    # ------------------------------------------------------------------ $PORT_STAT
-    def _write_port_stat(self, t: TableInfo, typ, te: pb.TableEntry):
-        """Clearing: DELETE/RESET (one port, or every port without a key)."""
-        if typ not in (U.DELETE, U.RESET):
-            raise DeviceError(grpc.StatusCode.UNIMPLEMENTED,
-                              "$PORT_STAT: only clearing (DELETE or RESET) is supported")
-        p = fixed_key(t, te)
-        for q in ([p] if p is not None else list(self.ports)):
-            if q not in self.ports:
-                raise DeviceError(grpc.StatusCode.NOT_FOUND, f"$PORT_STAT: port {q} is not bound")
-            self.ports[q].rx = self.ports[q].tx = 0
-
-    def _read_port_stat(self, t: TableInfo, te: pb.TableEntry):
-        p = fixed_key(t, te)
-        if p is not None and p not in self.ports:
-            raise DeviceError(grpc.StatusCode.NOT_FOUND,
-                              f"$PORT_STAT: device port {p} is not bound; bound: {sorted(self.ports)}")
-        for q in ([p] if p is not None else sorted(self.ports)):
-            st = self.ports[q]
-            ent = fixed_entity(t, q)
-            for name, v in (("$FramesReceivedOK", st.rx), ("$FramesTransmittedOK", st.tx)):
-                f = ent.table_entry.data.fields.add()
-                f.field_id = t.data[name].id
-                f.stream = encode_int(v, 64)
-            yield ent
-
-    def _read_port_str_info(self, t: TableInfo, te: pb.TableEntry):
-        """``$PORT_STR_INFO``: a port's name (its interface's, as ``$PORT_NAME`` says)
-        to its device port."""
-        by_name = {st.ifname: p for p, st in self.ports.items()}
-        names = sorted(by_name)
-        if te.HasField("key") and te.key.fields:
-            kf = te.key.fields[0]
-            name = kf.exact.value.decode("utf-8", "replace")
-            if kf.field_id != t.keys[0].id or name not in by_name:
-                raise DeviceError(grpc.StatusCode.NOT_FOUND,
-                                  f"$PORT_STR_INFO: no port named {name!r}; ports: {names}")
-            names = [name]
-        for name in names:
-            ent = pb.Entity()
-            ent.table_entry.table_id = t.id
-            kf = ent.table_entry.key.fields.add()
-            kf.field_id = t.keys[0].id
-            kf.exact.value = name.encode()
-            f = ent.table_entry.data.fields.add()
-            f.field_id = t.data["$DEV_PORT"].id
-            f.stream = encode_int(by_name[name], 32)
-            yield ent
 
     # ------------------------------------------------------------------ device configuration
     def _write_read_only(self, t: TableInfo, typ, te: pb.TableEntry):
