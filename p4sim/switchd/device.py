@@ -51,6 +51,7 @@ from .bfrt_schema import fixed_schema, program_schema
 from .errors import DeviceError, bad_request as _bad, from_control_plane
 from .match_tables import MatchTables
 from .meters import MeterControl
+from .object_ids import read_object_id
 from .port_tables import PortState, PortTables
 from .pre import Pre, PreGroup, PreNode
 from .profile_tables import PROFILE_TABLE_TYPES, ProfileTables
@@ -214,7 +215,7 @@ class SoftDevice:
                 if kind == "table_usage":
                     return [self._read_usage(entity.table_usage)]
                 if kind == "object_id":
-                    return [self._read_object_id(entity.object_id)]
+                    return [read_object_id(self.info, self.learns, entity.object_id)]
                 if kind == "handle":
                     return [self.matches.read_handle(self.table(entity.handle.table_id),
                                                      entity.handle)]
@@ -290,53 +291,6 @@ class SoftDevice:
         ent = pb.Entity()
         ent.table_usage.table_id = t.id
         ent.table_usage.usage = n
-        return ent
-
-    def _read_object_id(self, oid: pb.ObjectId) -> pb.Entity:
-        if oid.WhichOneof("object") == "learn_object":
-            return self._read_learn_object_id(oid)
-        if oid.WhichOneof("object") != "table_object":
-            raise DeviceError(grpc.StatusCode.UNIMPLEMENTED,
-                              "only table and learn object ids are served")
-        to = oid.table_object
-        t = self.info.table(to.table_name)
-        names = to.WhichOneof("names")
-        if names is None:
-            i = t.id
-        elif names == "action_name":
-            i = t.action(to.action_name.action).id
-        elif names == "key_field_name":
-            i = t.key(to.key_field_name.field).id
-        else:
-            d = to.data_field_name
-            i = t.data_field(d.field, t.action(d.action) if d.action else None).id
-        ent = pb.Entity()
-        ent.object_id.CopyFrom(oid)
-        ent.object_id.id = i
-        return ent
-
-    def _read_learn_object_id(self, oid: pb.ObjectId) -> pb.Entity:
-        """A learn object's id, or one of its fields' (bf_switchd: no actions there)."""
-        lo = oid.learn_object
-        lf = next((f for f in self.learns.values()
-                   if lo.learn_name in (f.name, f.digest)), None)
-        if lf is None:
-            raise DeviceError(grpc.StatusCode.NOT_FOUND,
-                              f"no learn object {lo.learn_name!r}; learn objects: "
-                              f"{sorted(f.name for f in self.learns.values())}")
-        if lo.data_field_name.action:
-            raise _bad("action ids are not applicable to learn objects")
-        i = lf.id
-        if lo.data_field_name.field:
-            i = next((fid for fid, n, _w in lf.fields if n == lo.data_field_name.field), None)
-            if i is None:
-                raise DeviceError(grpc.StatusCode.NOT_FOUND,
-                                  f"learn object {lf.name} has no field "
-                                  f"{lo.data_field_name.field!r}; fields: "
-                                  f"{[n for _i, n, _w in lf.fields]}")
-        ent = pb.Entity()
-        ent.object_id.CopyFrom(oid)
-        ent.object_id.id = i
         return ent
 
     # ------------------------------------------------------------------ meters, filters
