@@ -246,7 +246,7 @@ class SoftDevice:
             finally:
                 if st is not None:
                     st.rx += 1
-                self._deliver_digests()
+                learn.deliver(self.switch, self.learns, self.digest_listeners)
             sent = []
             for p, f in out:
                 s = self.ports.get(p)
@@ -255,15 +255,6 @@ class SoftDevice:
                     if s is not None:
                         s.tx += 1
         return sent
-
-    def _deliver_digests(self) -> None:
-        """The packet's digests, per learn filter, to the listeners (learn.py)."""
-        by_filter: dict[str, list] = {}
-        for name, values in self.switch.digests():
-            by_filter.setdefault(name, []).append(values)
-        for name, entries in by_filter.items():
-            for listener in list(self.digest_listeners):
-                listener(self.learns[name], entries)
 
     def set_port_up(self, port: int, up: bool) -> None:
         st = self.ports[port]
