@@ -18,16 +18,9 @@ Decisions where BfRuntime leaves room:
   (for a register or counter: every index); of a match-action table, every entry and
   then its default entry (``is_default_entry``), as bf_switchd's read-all does.
 - Key fields left out of a match entry, and ``$MATCH_PRIORITY``: ``match_keys.py``.
-- The softswitch is a one-pipe device, and says so where bf_switchd would:
-  ``tf1.dev.device_configuration`` reports ``num_pipes`` 1 (what the SDE's
-  ``BfRuntimeTest`` reads into ``dev_configuration``), and a register read returns one
-  value per register field, as bf_switchd returns one per pipe of the table's scope; an
-  SDE test expecting ``[v] * num_pipes`` therefore sees ``[v]``. Its other values:
-  ``num_stages`` 12 (Tofino 1, the target bf-p4c compiles ``p4src/`` for),
-  ``num_max_ports`` 512 (every 9-bit device port can be bound), the bound ports as
-  ``external_port_list`` and their count as ``num_front_ports``, the recirculation port
-  as ``recirc_port_list``, no internal or Ethernet CPU ports, ``sku`` UNKNOWN (it is no
-  Tofino part) and no ``pcie_cpu_port`` (it has none, so the field is not in its schema).
+- The softswitch is a one-pipe device, and says so where bf_switchd would: its
+  ``tf1.dev.device_configuration`` (``device_configuration.py``) and its register
+  reads (``register_tables.py``).
 - MODIFY of a match entry and its direct counter: ``match_tables.py``; entry handles
   and reads by handle: ``handles.py``. ``ignore_not_found`` (DELETE only, as in
   bf_switchd): ``server.py``.
@@ -43,9 +36,10 @@ import grpc
 
 import p4sim
 from bfruntime import bfruntime_pb2 as pb
-from bfruntime.info import BfrtInfo, SchemaError, TableInfo, encode_int
+from bfruntime.info import BfrtInfo, SchemaError, TableInfo
 
-from . import counter_tables, filters, learn, port_metadata, register_tables
+from . import (counter_tables, device_configuration, filters, learn, port_metadata,
+               register_tables)
 from .attributes import TableAttributes
 from .bfrt_schema import fixed_schema, program_schema
 from .errors import DeviceError, bad_request as _bad, from_control_plane
@@ -118,12 +112,8 @@ class SoftDevice:
         return self.pre.groups
 
     def device_configuration(self) -> dict:
-        """The values of ``tf1.dev.device_configuration`` (see the module docstring)."""
-        return {"sku": "UNKNOWN", "num_pipes": 1, "num_stages": 12, "num_max_ports": 512,
-                "num_front_ports": len(self.ports), "eth_cpu_port_list": [],
-                "internal_port_list": [], "external_port_list": sorted(self.ports),
-                "recirc_port_list": [self._recirculation_port],
-                "intr_based_link_monitoring": False}
+        """The values of ``tf1.dev.device_configuration`` (``device_configuration.py``)."""
+        return device_configuration.values(self.ports, self._recirculation_port)
 
     def reset(self) -> None:
         """Back to the state right after start (ports keep their bindings)."""
@@ -206,7 +196,8 @@ class SoftDevice:
                               "PreNode": self.pre.read_node, "PreMgid": self.pre.read_mgid,
                               "PortConfigure": self.port_tables.read_port,
                               "PortStat": self.port_tables.read_stat,
-                              "DevConfigure": self._read_dev_config,
+                              "DevConfigure": lambda t, te: device_configuration.read(
+                                  t, self.device_configuration()),
                               "PortStrInfo": self.port_tables.read_str_info,
                               **dict.fromkeys(PROFILE_TABLE_TYPES, self.profiles.read),
                               "RegisterParam": self._on_object(read_register_param)
@@ -297,25 +288,6 @@ class SoftDevice:
     def _read_filter(self, t: TableInfo, te: pb.TableEntry):
         return filters.read(self.switch, t, te)
 
-    # ------------------------------------------------------------------ device configuration
+    # ------------------------------------------------------------------ read-only tables
     def _write_read_only(self, t: TableInfo, typ, te: pb.TableEntry):
         raise _bad(f"table {t.name} is read-only on the softswitch")
-
-    def _read_dev_config(self, t: TableInfo, te: pb.TableEntry):
-        ent = pb.Entity()
-        out = ent.table_entry
-        out.table_id = t.id
-        out.is_default_entry = True
-        for name, v in self.device_configuration().items():
-            fi = t.data[name]
-            f = out.data.fields.add()
-            f.field_id = fi.id
-            if fi.repeated:
-                f.int_arr_val.val.extend(v)
-            elif fi.type == "string":
-                f.str_val = v
-            elif fi.type == "bool":
-                f.bool_val = v
-            else:
-                f.stream = encode_int(v, fi.width)
-        yield ent

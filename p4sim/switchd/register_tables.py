@@ -5,7 +5,7 @@ Decisions where BfRuntime leaves room: DELETE/RESET of an index (of every index 
 a key) puts cells back to their initial values; a read without a key returns every
 index. The softswitch is one pipe, so a read returns one value per register field
 where bf_switchd returns one per pipe of the table's scope (an SDE test expecting
-``[v] * num_pipes`` sees ``[v]``, with ``num_pipes`` 1 in ``device_configuration``).
+``[v] * num_pipes`` sees ``[v]``, with ``num_pipes`` 1 in ``device_configuration.py``).
 """
 
 from __future__ import annotations
