@@ -1,36 +1,38 @@
 """BfRuntime entities applied to a p4sim Switch: the device behind the gRPC server.
 
-Every table the schema names (``bfrt_schema``) has a handler here: match-action tables,
-registers, counters, meters (``meters.py``, also direct-meter fields),
-``$PORT_METADATA`` (``port_metadata.py``), Lpf and Wred (``filters.py``), the PRE
-(``$pre.mgid``/``$pre.node``), the ``$PORT`` family and ``device_configuration``; digests
-leave as learn messages (``learn.py``). Ids on the
-wire are resolved through the same :class:`bfruntime.info.BfrtInfo` a client uses, so
-server and client cannot disagree about a name.
+This module routes; each table type of the schema (``bfrt_schema.py``) is served by its
+own module, listed in ``SoftDevice._handlers``: direct match-action tables
+(``match_tables.py``, keys in ``match_keys.py``, handles in ``handles.py``), action
+profiles, selectors and indirect tables (``profile_tables.py``), registers
+(``register_tables.py``), ``RegisterParam`` (``register_param_table.py``), counters
+(``counter_tables.py``), meters and direct-meter fields (``meters.py``), Lpf and Wred
+(``filters.py``), ``$PORT_METADATA`` (``port_metadata.py``), the PRE (``pre.py``), the
+``$PORT`` family (``port_tables.py``) and ``tf1.dev.device_configuration``
+(``device_configuration.py``); table attributes and operations: ``attributes.py``;
+object ids: ``object_ids.py``; digests leave as learn messages (``learn.py``). Ids on
+the wire are resolved through the same :class:`bfruntime.info.BfrtInfo` a client uses,
+so server and client cannot disagree about a name.
 
 One lock guards the Switch: the data path (``inject``) and the control plane take it
 in turn, as the single pipe of p4sim is not thread-safe.
 
 Decisions where BfRuntime leaves room:
 - A write whose table entry has no key and is not the default entry acts on the whole
-  table: DELETE clears it (registers and counters go back to their initial values),
-  RESET also restores the default action. A read without a key returns every entry
-  (for a register or counter: every index); of a match-action table, every entry and
-  then its default entry (``is_default_entry``), as bf_switchd's read-all does.
-- Key fields left out of a match entry, and ``$MATCH_PRIORITY``: ``match_keys.py``.
+  table (DELETE clears it, RESET also restores a default action), and a read without a
+  key returns every entry or index, each table's module saying what that means for it.
 - The softswitch is a one-pipe device, and says so where bf_switchd would: its
-  ``tf1.dev.device_configuration`` (``device_configuration.py``) and its register
-  reads (``register_tables.py``).
-- MODIFY of a match entry and its direct counter: ``match_tables.py``; entry handles
-  and reads by handle: ``handles.py``. ``ignore_not_found`` (DELETE only, as in
-  bf_switchd): ``server.py``.
-- ``from_hw`` makes no difference because p4sim has no software shadow. Table
-  attributes and operations: ``attributes.py``.
+  ``tf1.dev.device_configuration`` and its register reads.
+- ``ignore_not_found`` (DELETE only, as in bf_switchd): ``server.py``. ``from_hw``
+  makes no difference because p4sim has no software shadow.
+- A p4sim control-plane error maps to a gRPC status in ``errors.py``; a schema error
+  (a name or value the schema does not have) is INVALID_ARGUMENT in a write and
+  NOT_FOUND in a read.
 """
 
 from __future__ import annotations
 
 import threading
+from functools import partial
 
 import grpc
 
@@ -100,6 +102,47 @@ class SoftDevice:
                 self.objects[t.id] = self.profiles.object_for(t, short)
         self.meters = MeterControl(sw)
         self.matches = MatchTables(self.objects, self.meters)
+        self._writers, self._readers = self._handlers()
+
+    def _handlers(self) -> tuple[dict, dict]:
+        """(writers, readers) by table type: the module serving each table of the schema.
+        A writer is ``(t, Update.type, TableEntry)``, a reader ``(t, TableEntry)`` giving
+        the answering entities."""
+        sw = self.switch
+
+        def on_object(handler):     # handler(p4sim object behind t, t, ...)
+            return lambda t, *args: handler(self.objects[t.id], t, *args)
+
+        def read_only(t: TableInfo, typ, te: pb.TableEntry):
+            raise _bad(f"table {t.name} is read-only on the softswitch")
+
+        writers = {"MatchAction_Direct": self.matches.write,
+                   **dict.fromkeys(PROFILE_TABLE_TYPES, self.profiles.write),
+                   "Register": on_object(register_tables.write),
+                   "RegisterParam": on_object(write_register_param),
+                   "Counter": on_object(counter_tables.write),
+                   "Meter": lambda t, typ, te: self.meters.write(t, self.objects[t.id], typ, te),
+                   "Lpf": partial(filters.write, sw), "Wred": partial(filters.write, sw),
+                   "PortMetadata": partial(port_metadata.write, sw),
+                   "PreNode": self.pre.write_node, "PreMgid": self.pre.write_mgid,
+                   "PortConfigure": self.port_tables.write_port,
+                   "PortStat": self.port_tables.write_stat,
+                   "PortStrInfo": read_only, "DevConfigure": read_only}
+        readers = {"MatchAction_Direct": self.matches.read,
+                   **dict.fromkeys(PROFILE_TABLE_TYPES, self.profiles.read),
+                   "Register": on_object(register_tables.read),
+                   "RegisterParam": on_object(read_register_param),
+                   "Counter": on_object(counter_tables.read),
+                   "Meter": lambda t, te: self.meters.read(t, self.objects[t.id], te),
+                   "Lpf": partial(filters.read, sw), "Wred": partial(filters.read, sw),
+                   "PortMetadata": partial(port_metadata.read, sw),
+                   "PreNode": self.pre.read_node, "PreMgid": self.pre.read_mgid,
+                   "PortConfigure": self.port_tables.read_port,
+                   "PortStat": self.port_tables.read_stat,
+                   "PortStrInfo": self.port_tables.read_str_info,
+                   "DevConfigure": lambda t, te: device_configuration.read(
+                       t, self.device_configuration())}
+        return writers, readers
 
     @property
     def nodes(self) -> dict[int, PreNode]:
@@ -121,11 +164,6 @@ class SoftDevice:
             self._build()
 
     # ------------------------------------------------------------------ entry points
-    def _on_object(self, handler):
-        """``handler(obj, t, ...)`` as a table's handler, ``obj`` the p4sim object behind
-        table ``t`` (registers, counters and RegisterParam take it, not the device)."""
-        return lambda t, *args: handler(self.objects[t.id], t, *args)
-
     def table(self, tid: int) -> TableInfo:
         t = self.info.table_by_id(tid)
         if t is None:
@@ -158,19 +196,7 @@ class SoftDevice:
                        "DELETE or RESET")
         te = update.entity.table_entry
         t = self.table(te.table_id)
-        handler = {"MatchAction_Direct": self.matches.write,
-                   "Register": self._on_object(register_tables.write),
-                   "Counter": self._on_object(counter_tables.write),
-                   "PreNode": self.pre.write_node,
-                   "Meter": self._write_meter,
-                   "PortMetadata": lambda t, typ, te: port_metadata.write(self.switch, t, typ, te),
-                   "Lpf": self._write_filter, "Wred": self._write_filter,
-                   "PreMgid": self.pre.write_mgid, "PortConfigure": self.port_tables.write_port,
-                   "PortStat": self.port_tables.write_stat,
-                   "DevConfigure": self._write_read_only,
-                   "PortStrInfo": self._write_read_only,
-                   **dict.fromkeys(PROFILE_TABLE_TYPES, self.profiles.write),
-                   "RegisterParam": self._on_object(write_register_param)}[t.table_type]
+        handler = self._writers[t.table_type]
         with self.lock:
             try:
                 handler(t, update.type, te)
@@ -187,21 +213,7 @@ class SoftDevice:
                 if kind == "table_entry":
                     te = entity.table_entry
                     t = self.table(te.table_id)
-                    reader = {"MatchAction_Direct": self.matches.read,
-                              "Register": self._on_object(register_tables.read),
-                              "Counter": self._on_object(counter_tables.read),
-                              "Meter": self._read_meter,
-                              "PortMetadata": lambda t, te: port_metadata.read(self.switch, t, te),
-                              "Lpf": self._read_filter, "Wred": self._read_filter,
-                              "PreNode": self.pre.read_node, "PreMgid": self.pre.read_mgid,
-                              "PortConfigure": self.port_tables.read_port,
-                              "PortStat": self.port_tables.read_stat,
-                              "DevConfigure": lambda t, te: device_configuration.read(
-                                  t, self.device_configuration()),
-                              "PortStrInfo": self.port_tables.read_str_info,
-                              **dict.fromkeys(PROFILE_TABLE_TYPES, self.profiles.read),
-                              "RegisterParam": self._on_object(read_register_param)
-                              }[t.table_type]
+                    reader = self._readers[t.table_type]
                     return list(reader(t, te))
                 if kind == "table_usage":
                     return [self._read_usage(entity.table_usage)]
@@ -255,7 +267,7 @@ class SoftDevice:
         for listener in list(self.port_listeners):
             listener(port, up)
 
-    # ------------------------------------------------------------------ match tables
+    # ------------------------------------------------------------------ reads of other entities
     def _read_usage(self, tu: pb.TableUsage) -> pb.Entity:
         t = self.table(tu.table_id)
         obj = self.objects.get(t.id)
@@ -274,20 +286,3 @@ class SoftDevice:
         ent.table_usage.table_id = t.id
         ent.table_usage.usage = n
         return ent
-
-    # ------------------------------------------------------------------ meters, filters
-    def _write_meter(self, t: TableInfo, typ, te: pb.TableEntry):
-        self.meters.write(t, self.objects[t.id], typ, te)
-
-    def _read_meter(self, t: TableInfo, te: pb.TableEntry):
-        return self.meters.read(t, self.objects[t.id], te)
-
-    def _write_filter(self, t: TableInfo, typ, te: pb.TableEntry):
-        filters.write(self.switch, t, typ, te)
-
-    def _read_filter(self, t: TableInfo, te: pb.TableEntry):
-        return filters.read(self.switch, t, te)
-
-    # ------------------------------------------------------------------ read-only tables
-    def _write_read_only(self, t: TableInfo, typ, te: pb.TableEntry):
-        raise _bad(f"table {t.name} is read-only on the softswitch")
