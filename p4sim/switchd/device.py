@@ -1,117 +1,59 @@
 """BfRuntime entities applied to a p4sim Switch: the device behind the gRPC server.
 
-Every table the schema names (``bfrt_schema``) has a handler here: match-action tables,
-registers, counters, meters (``meters.py``, also direct-meter fields),
-``$PORT_METADATA`` (``port_metadata.py``), Lpf and Wred (``filters.py``), the PRE
-(``$pre.mgid``/``$pre.node``), the ``$PORT`` family and ``device_configuration``; digests
-leave as learn messages (``learn.py``). Ids on the
-wire are resolved through the same :class:`bfruntime.info.BfrtInfo` a client uses, so
-server and client cannot disagree about a name.
+This module routes; each table type of the schema (``bfrt_schema.py``) is served by its
+own module, listed in ``SoftDevice._handlers``: direct match-action tables
+(``match_tables.py``, keys in ``match_keys.py``, handles in ``handles.py``), action
+profiles, selectors and indirect tables (``profile_tables.py``), registers
+(``register_tables.py``), ``RegisterParam`` (``register_param_table.py``), counters
+(``counter_tables.py``), meters and direct-meter fields (``meters.py``), Lpf and Wred
+(``filters.py``), ``$PORT_METADATA`` (``port_metadata.py``), the PRE (``pre.py``), the
+``$PORT`` family (``port_tables.py``) and ``tf1.dev.device_configuration``
+(``device_configuration.py``); table attributes and operations: ``attributes.py``;
+object ids: ``object_ids.py``; digests leave as learn messages (``learn.py``). Ids on
+the wire are resolved through the same :class:`bfruntime.info.BfrtInfo` a client uses,
+so server and client cannot disagree about a name.
 
 One lock guards the Switch: the data path (``inject``) and the control plane take it
 in turn, as the single pipe of p4sim is not thread-safe.
 
 Decisions where BfRuntime leaves room:
 - A write whose table entry has no key and is not the default entry acts on the whole
-  table: DELETE clears it (registers and counters go back to their initial values),
-  RESET also restores the default action. A read without a key returns every entry
-  (for a register or counter: every index); of a match-action table, every entry and
-  then its default entry (``is_default_entry``), as bf_switchd's read-all does.
-- A ternary, lpm or range key field left out of an entry is a wildcard; an exact one
-  is an error. ``$MATCH_PRIORITY`` defaults to 0 (lower wins, as in BfRt).
-- The softswitch is a one-pipe device, and says so where bf_switchd would:
-  ``tf1.dev.device_configuration`` reports ``num_pipes`` 1 (what the SDE's
-  ``BfRuntimeTest`` reads into ``dev_configuration``), and a register read returns one
-  value per register field, as bf_switchd returns one per pipe of the table's scope; an
-  SDE test expecting ``[v] * num_pipes`` therefore sees ``[v]``. Its other values:
-  ``num_stages`` 12 (Tofino 1, the target bf-p4c compiles ``p4src/`` for),
-  ``num_max_ports`` 512 (every 9-bit device port can be bound), the bound ports as
-  ``external_port_list`` and their count as ``num_front_ports``, the recirculation port
-  as ``recirc_port_list``, no internal or Ethernet CPU ports, ``sku`` UNKNOWN (it is no
-  Tofino part) and no ``pcie_cpu_port`` (it has none, so the field is not in its schema).
-- MODIFY of a match entry keeps its direct counter unless the ``reset_stats`` flag is
-  set, as bf_switchd does (the SDE client's ``entry_mod`` sets it by default); entry
-  handles and reads by handle: ``handles.py``. ``ignore_not_found`` (DELETE only, as in
-  bf_switchd): ``server.py``.
-- ``from_hw`` makes no difference because p4sim has no software shadow. Table
-  attributes and operations: ``attributes.py``.
+  table (DELETE clears it, RESET also restores a default action), and a read without a
+  key returns every entry or index, each table's module saying what that means for it.
+- The softswitch is a one-pipe device, and says so where bf_switchd would: its
+  ``tf1.dev.device_configuration`` and its register reads.
+- ``ignore_not_found`` (DELETE only, as in bf_switchd): ``server.py``. ``from_hw``
+  makes no difference because p4sim has no software shadow.
+- A p4sim control-plane error maps to a gRPC status in ``errors.py``; a schema error
+  (a name or value the schema does not have) is INVALID_ARGUMENT in a write and
+  NOT_FOUND in a read.
 """
 
 from __future__ import annotations
 
 import threading
 from functools import partial
-from dataclasses import dataclass, field
 
 import grpc
 
 import p4sim
 from bfruntime import bfruntime_pb2 as pb
-from bfruntime.info import BfrtInfo, SchemaError, TableInfo, decode_int, encode_int
+from bfruntime.info import BfrtInfo, SchemaError, TableInfo
 
-from . import filters, handles, learn, port_metadata
+from . import (counter_tables, device_configuration, filters, learn, port_metadata,
+               register_tables)
 from .attributes import TableAttributes
 from .bfrt_schema import fixed_schema, program_schema
-from .errors import DeviceError, bad_request as _bad
-from .index_key import index_entities, index_of
+from .errors import DeviceError, bad_request as _bad, from_control_plane
+from .match_tables import MatchTables
 from .meters import MeterControl
+from .object_ids import read_object_id
+from .port_tables import PortState, PortTables
+from .pre import Pre, PreGroup, PreNode
 from .profile_tables import PROFILE_TABLE_TYPES, ProfileTables
 from .register_param_table import read_register_param, write_register_param
 
 U = pb.Update
-
-
-def _cp_error(e: p4sim.ControlPlaneError) -> DeviceError:
-    text = str(e)
-    if "already exists" in text or "in use by" in text:
-        # a member/group still named: the driver's BF_ENTRY_REFERENCES_EXIST
-        return DeviceError(grpc.StatusCode.ALREADY_EXISTS, text)
-    if "no entry" in text or text.startswith("no multicast"):
-        return DeviceError(grpc.StatusCode.NOT_FOUND, text)
-    if "is full" in text:
-        return DeviceError(grpc.StatusCode.RESOURCE_EXHAUSTED, text)
-    return _bad(text)
-
-
-def _to_signed(v: int, width: int) -> int:
-    return v - (1 << width) if v >> (width - 1) & 1 else v
-
-
-def _field_int(df: pb.DataField, width: int, what: str) -> int:
-    if df.WhichOneof("value") != "stream":
-        raise _bad(f"{what}: expected an integer (DataField.stream), got "
-                   f"{df.WhichOneof('value') or 'nothing'}")
-    v = decode_int(df.stream)
-    if width and v >> width:
-        raise _bad(f"{what}: value {v} does not fit in {width} bits")
-    return v
-
-
-@dataclass
-class PortState:
-    """A device port: bound to an interface, enabled by the control plane, link up."""
-    ifname: str
-    enabled: bool = True
-    up: bool = True
-    speed: str = "BF_SPEED_10G"
-    fec: str = "BF_FEC_TYP_NONE"
-    autoneg: str = "PM_AN_DEFAULT"
-    rx: int = 0          # frames the pipe has processed from this port
-    tx: int = 0          # frames sent out of it
-
-
-@dataclass
-class PreNode:
-    rid: int
-    ports: list[int]
-    lags: list[int] = field(default_factory=list)
-
-
-@dataclass
-class PreGroup:
-    nodes: list[int]
-    xid_valid: list[bool]
-    xids: list[int]
 
 
 class SoftDevice:
@@ -125,6 +67,7 @@ class SoftDevice:
         self._recirculation_port = recirculation_port
         self._seed = seed
         self._bound = ports is not None
+        self.port_tables = PortTables(self.ports)
         self.schema = program_schema(program)
         self.fixed = fixed_schema()
         self.info = BfrtInfo(p4_name, self.schema, self.fixed)
@@ -139,34 +82,81 @@ class SoftDevice:
         sw = p4sim.Switch(self.program, recirculation_port=self._recirculation_port,
                           ports=set(self.ports) if self._bound else None, seed=self._seed)
         self.switch = sw
-        self.nodes: dict[int, PreNode] = {}
-        self.groups: dict[int, PreGroup] = {}
+        self.pre = Pre(sw)
         self.attributes = TableAttributes(self.table)
         self.profiles = ProfileTables(self)
-        self._objects = {}
+        self.objects = {}    # table id -> the p4sim object behind it (the handlers' state)
         for t in self.info.tables.values():
             short = t.name.split(".", 1)[1] if "." in t.name else t.name
             if t.table_type == "MatchAction_Direct":
-                self._objects[t.id] = sw.tables[short]
+                self.objects[t.id] = sw.tables[short]
             elif t.table_type == "Register":
-                self._objects[t.id] = sw.registers[short]
+                self.objects[t.id] = sw.registers[short]
             elif t.table_type == "Counter":
-                self._objects[t.id] = sw.counters[short]
+                self.objects[t.id] = sw.counters[short]
             elif t.table_type == "Meter":
-                self._objects[t.id] = sw.meters[short]
+                self.objects[t.id] = sw.meters[short]
             elif t.table_type == "RegisterParam":
-                self._objects[t.id] = sw.register_param(short)
+                self.objects[t.id] = sw.register_param(short)
             elif t.table_type in PROFILE_TABLE_TYPES:
-                self._objects[t.id] = self.profiles.object_for(t, short)
+                self.objects[t.id] = self.profiles.object_for(t, short)
         self.meters = MeterControl(sw)
+        self.matches = MatchTables(self.objects, self.meters)
+        self._writers, self._readers = self._handlers()
+
+    def _handlers(self) -> tuple[dict, dict]:
+        """(writers, readers) by table type: the module serving each table of the schema.
+        A writer is ``(t, Update.type, TableEntry)``, a reader ``(t, TableEntry)`` giving
+        the answering entities."""
+        sw = self.switch
+
+        def on_object(handler):     # handler(p4sim object behind t, t, ...)
+            return lambda t, *args: handler(self.objects[t.id], t, *args)
+
+        def read_only(t: TableInfo, typ, te: pb.TableEntry):
+            raise _bad(f"table {t.name} is read-only on the softswitch")
+
+        writers = {"MatchAction_Direct": self.matches.write,
+                   **dict.fromkeys(PROFILE_TABLE_TYPES, self.profiles.write),
+                   "Register": on_object(register_tables.write),
+                   "RegisterParam": on_object(write_register_param),
+                   "Counter": on_object(counter_tables.write),
+                   "Meter": lambda t, typ, te: self.meters.write(t, self.objects[t.id], typ, te),
+                   "Lpf": partial(filters.write, sw), "Wred": partial(filters.write, sw),
+                   "PortMetadata": partial(port_metadata.write, sw),
+                   "PreNode": self.pre.write_node, "PreMgid": self.pre.write_mgid,
+                   "PortConfigure": self.port_tables.write_port,
+                   "PortStat": self.port_tables.write_stat,
+                   "PortStrInfo": read_only, "DevConfigure": read_only}
+        readers = {"MatchAction_Direct": self.matches.read,
+                   **dict.fromkeys(PROFILE_TABLE_TYPES, self.profiles.read),
+                   "Register": on_object(register_tables.read),
+                   "RegisterParam": on_object(read_register_param),
+                   "Counter": on_object(counter_tables.read),
+                   "Meter": lambda t, te: self.meters.read(t, self.objects[t.id], te),
+                   "Lpf": partial(filters.read, sw), "Wred": partial(filters.read, sw),
+                   "PortMetadata": partial(port_metadata.read, sw),
+                   "PreNode": self.pre.read_node, "PreMgid": self.pre.read_mgid,
+                   "PortConfigure": self.port_tables.read_port,
+                   "PortStat": self.port_tables.read_stat,
+                   "PortStrInfo": self.port_tables.read_str_info,
+                   "DevConfigure": lambda t, te: device_configuration.read(
+                       t, self.device_configuration())}
+        return writers, readers
+
+    @property
+    def nodes(self) -> dict[int, PreNode]:
+        """``$pre.node``'s entries by node id (state of ``pre.py``)."""
+        return self.pre.nodes
+
+    @property
+    def groups(self) -> dict[int, PreGroup]:
+        """``$pre.mgid``'s entries by group id (state of ``pre.py``)."""
+        return self.pre.groups
 
     def device_configuration(self) -> dict:
-        """The values of ``tf1.dev.device_configuration`` (see the module docstring)."""
-        return {"sku": "UNKNOWN", "num_pipes": 1, "num_stages": 12, "num_max_ports": 512,
-                "num_front_ports": len(self.ports), "eth_cpu_port_list": [],
-                "internal_port_list": [], "external_port_list": sorted(self.ports),
-                "recirc_port_list": [self._recirculation_port],
-                "intr_based_link_monitoring": False}
+        """The values of ``tf1.dev.device_configuration`` (``device_configuration.py``)."""
+        return device_configuration.values(self.ports, self._recirculation_port)
 
     def reset(self) -> None:
         """Back to the state right after start (ports keep their bindings)."""
@@ -189,7 +179,7 @@ class SoftDevice:
             ta = update.entity.table_attribute
             with self.lock:
                 if ta.WhichOneof("attribute") == "byte_count_adj":
-                    self.meters.write_adjust(self.table(ta.table_id), self._objects,
+                    self.meters.write_adjust(self.table(ta.table_id), self.objects,
                                              ta.byte_count_adj.byte_count_adjust)
                 else:
                     self.attributes.write(ta)
@@ -206,22 +196,12 @@ class SoftDevice:
                        "DELETE or RESET")
         te = update.entity.table_entry
         t = self.table(te.table_id)
-        handler = {"MatchAction_Direct": self._write_match, "Register": self._write_register,
-                   "Counter": self._write_counter, "PreNode": self._write_pre_node,
-                   "Meter": self._write_meter,
-                   "PortMetadata": lambda t, typ, te: port_metadata.write(self.switch, t, typ, te),
-                   "Lpf": self._write_filter, "Wred": self._write_filter,
-                   "PreMgid": self._write_pre_mgid, "PortConfigure": self._write_port,
-                   "PortStat": self._write_port_stat,
-                   "DevConfigure": self._write_read_only,
-                   "PortStrInfo": self._write_read_only,
-                   **dict.fromkeys(PROFILE_TABLE_TYPES, self.profiles.write),
-                   "RegisterParam": partial(write_register_param, self)}[t.table_type]
+        handler = self._writers[t.table_type]
         with self.lock:
             try:
                 handler(t, update.type, te)
             except p4sim.ControlPlaneError as e:
-                raise _cp_error(e) from None
+                raise from_control_plane(e) from None
             except SchemaError as e:
                 raise _bad(str(e)) from None
 
@@ -233,33 +213,22 @@ class SoftDevice:
                 if kind == "table_entry":
                     te = entity.table_entry
                     t = self.table(te.table_id)
-                    reader = {"MatchAction_Direct": self._read_match,
-                              "Register": self._read_register, "Counter": self._read_counter,
-                              "Meter": self._read_meter,
-                              "PortMetadata": lambda t, te: port_metadata.read(self.switch, t, te),
-                              "Lpf": self._read_filter, "Wred": self._read_filter,
-                              "PreNode": self._read_pre_node, "PreMgid": self._read_pre_mgid,
-                              "PortConfigure": self._read_port,
-                              "PortStat": self._read_port_stat,
-                              "DevConfigure": self._read_dev_config,
-                              "PortStrInfo": self._read_port_str_info,
-                              **dict.fromkeys(PROFILE_TABLE_TYPES, self.profiles.read),
-                              "RegisterParam": partial(read_register_param, self)
-                              }[t.table_type]
+                    reader = self._readers[t.table_type]
                     return list(reader(t, te))
                 if kind == "table_usage":
                     return [self._read_usage(entity.table_usage)]
                 if kind == "object_id":
-                    return [self._read_object_id(entity.object_id)]
+                    return [read_object_id(self.info, self.learns, entity.object_id)]
                 if kind == "handle":
-                    return [self._read_handle(entity.handle)]
+                    return [self.matches.read_handle(self.table(entity.handle.table_id),
+                                                     entity.handle)]
                 if kind == "table_attribute":
                     ta = entity.table_attribute
                     if ta.WhichOneof("attribute") == "byte_count_adj":
                         return [self.meters.read_adjust(self.table(ta.table_id))]
                     return [self.attributes.read(ta)]
             except p4sim.ControlPlaneError as e:
-                raise _cp_error(e) from None
+                raise from_control_plane(e) from None
             except SchemaError as e:
                 raise DeviceError(grpc.StatusCode.NOT_FOUND, str(e)) from None
         raise DeviceError(grpc.StatusCode.UNIMPLEMENTED,
@@ -280,7 +249,7 @@ class SoftDevice:
             finally:
                 if st is not None:
                     st.rx += 1
-                self._deliver_digests()
+                learn.deliver(self.switch, self.learns, self.digest_listeners)
             sent = []
             for p, f in out:
                 s = self.ports.get(p)
@@ -290,15 +259,6 @@ class SoftDevice:
                         s.tx += 1
         return sent
 
-    def _deliver_digests(self) -> None:
-        """The packet's digests, per learn filter, to the listeners (learn.py)."""
-        by_filter: dict[str, list] = {}
-        for name, values in self.switch.digests():
-            by_filter.setdefault(name, []).append(values)
-        for name, entries in by_filter.items():
-            for listener in list(self.digest_listeners):
-                listener(self.learns[name], entries)
-
     def set_port_up(self, port: int, up: bool) -> None:
         st = self.ports[port]
         if st.up == up:
@@ -307,259 +267,17 @@ class SoftDevice:
         for listener in list(self.port_listeners):
             listener(port, up)
 
-    # ------------------------------------------------------------------ match tables
-    def _parse_key(self, t: TableInfo, p4t, te: pb.TableEntry):
-        """(p4sim key dict, match list for lookups, priority) of a TableEntry's key."""
-        by_name = {k.name: k for k in p4t.spec.keys}
-        key, prio = {}, None
-        for kf in te.key.fields:
-            ki = t.key_by_id(kf.field_id)
-            if ki is None:
-                raise _bad(f"table {t.name}: no key field with id {kf.field_id} "
-                           f"(fields: {[(k.name, k.id) for k in t.keys]})")
-            mt = kf.WhichOneof("match_type")
-            want = {"Exact": "exact", "Ternary": "ternary", "LPM": "lpm",
-                    "Range": "range"}.get(ki.match_type)
-            if mt != want:
-                raise _bad(f"table {t.name} key field {ki.name} is {ki.match_type}; the "
-                           f"request sent a {mt or 'missing'} match")
-            w = ki.width
-            what = f"table {t.name} key field {ki.name}"
-
-            def val(b, label=""):
-                v = decode_int(b)
-                if v >> w:
-                    raise _bad(f"{what}{label}: value {v} does not fit in {w} bits")
-                return v
-            if ki.name == "$MATCH_PRIORITY":
-                prio = val(kf.exact.value)
-                continue
-            ks = by_name[ki.name]
-            sg = (lambda v: _to_signed(v, w)) if ks.signed else (lambda v: v)
-            if mt == "exact":
-                key[ki.name] = sg(val(kf.exact.value))
-            elif mt == "ternary":
-                m = val(kf.ternary.mask, " mask")
-                key[ki.name] = (sg(val(kf.ternary.value) & m), m)
-            elif mt == "lpm":
-                pl = kf.lpm.prefix_len
-                if not 0 <= pl <= w:
-                    raise _bad(f"{what}: prefix_len {pl} outside 0..{w}")
-                key[ki.name] = (sg(val(kf.lpm.value)), pl)
-            else:
-                key[ki.name] = (sg(val(kf.range.low, " low")), sg(val(kf.range.high, " high")))
-        for ks in p4t.spec.keys:
-            if ks.name in key:
-                continue
-            if ks.match == "exact":
-                raise _bad(f"table {t.name}: exact key field {ks.name} is missing")
-            lo = -(1 << (ks.width - 1)) if ks.signed else 0
-            hi = (1 << (ks.width - 1)) - 1 if ks.signed else (1 << ks.width) - 1
-            key[ks.name] = (lo, hi) if ks.match == "range" else (0, 0)
-        return key, prio
-
-    def _parse_action(self, t: TableInfo, p4t, data: pb.TableData, need_action=True):
-        if data.action_id == 0:
-            if need_action:
-                raise _bad(f"table {t.name}: TableData.action_id is missing; actions: "
-                           f"{[(a.name, a.id) for a in t.actions.values()]}")
-            return None, None, {}
-        ai = t.action_by_id(data.action_id)
-        if ai is None:
-            raise _bad(f"table {t.name}: no action with id {data.action_id}; actions: "
-                       f"{[(a.name, a.id) for a in t.actions.values()]}")
-        spec = next(a for a in p4t.spec.actions if a.name == ai.name)
-        signed = {p: s for p, _w, s in spec.params}
-        params, extra = {}, {}
-        for df in data.fields:
-            fi = t.data_field_by_id(df.field_id, ai)
-            if fi is None:
-                raise _bad(f"table {t.name} action {ai.name}: no data field with id "
-                           f"{df.field_id} (parameters: "
-                           f"{[(f.name, f.id) for f in ai.fields.values()]})")
-            v = _field_int(df, fi.width, f"table {t.name} action {ai.name} field {fi.name}")
-            if fi.name in ai.fields:
-                params[fi.name] = _to_signed(v, fi.width) if signed.get(fi.name) else v
-            else:
-                extra[fi.name] = v
-        return ai.name, params, extra
-
-    def _write_match(self, t: TableInfo, typ, te: pb.TableEntry):
-        p4t = self._objects[t.id]
-        has_key = te.HasField("key") and len(te.key.fields) > 0
-        if te.is_default_entry:
-            if typ in (U.INSERT, U.MODIFY, U.INSERT_OR_MODIFY):
-                action, params, _ = self._parse_action(t, p4t, te.data)
-                p4t.set_default(action, params)
-            elif typ in (U.DELETE, U.RESET):
-                p4t.reset_default()
-            else:
-                raise _bad(f"table {t.name}: {U.Type.Name(typ)} is not valid on the default entry")
-            return
-        if not has_key:
-            if typ == U.DELETE:
-                p4t.clear()
-            elif typ == U.RESET:
-                if not p4t.const:
-                    p4t.clear()
-                p4t.reset_default()
-            else:
-                raise _bad(f"table {t.name}: {U.Type.Name(typ)} needs a key "
-                           f"(key fields: {[k.name for k in t.keys]})")
-            return
-        key, prio = self._parse_key(t, p4t, te)
-        if typ == U.DELETE:
-            p4t.delete(key)
-            return
-        action, params, extra = self._parse_action(t, p4t, te.data, need_action=typ != U.MODIFY
-                                                   or te.data.action_id != 0)
-        if typ == U.INSERT:
-            p4t.add(key, action, params, prio)
-        elif typ == U.MODIFY:
-            # bf_switchd keeps the entry's statistics unless the reset_stats flag is set
-            # (the SDE client's entry_mod sets it by default)
-            p4t.modify(key, action, params, prio, reset_counters=te.table_flags.reset_stats)
-        elif typ == U.INSERT_OR_MODIFY:
-            norm = p4t._normalise_key(key)[0]
-            if norm in p4t.entries:
-                p4t.modify(key, action, params, prio)
-            else:
-                p4t.add(key, action, params, prio)
-        else:
-            raise DeviceError(grpc.StatusCode.UNIMPLEMENTED,
-                              f"table {t.name}: {U.Type.Name(typ)} is not supported on "
-                              f"match-action tables")
-        if extra:
-            e = p4t.entries[p4t._normalise_key(key)[0]]
-            e.bytes = extra.get("$COUNTER_SPEC_BYTES", e.bytes)
-            e.packets = extra.get("$COUNTER_SPEC_PKTS", e.packets)
-            self.meters.set_direct(t, p4t, e, {n: v for n, v in extra.items()
-                                               if MeterControl.is_spec_field(n)})
-
-    def _entry_proto(self, t: TableInfo, p4t, e, default=False) -> pb.Entity:
-        ent = pb.Entity()
-        out = ent.table_entry
-        out.table_id = t.id
-        if default:
-            out.is_default_entry = True
-            result = p4t.default_result
-        else:
-            result = e.result
-            self._key_proto(t, p4t, e, out)
-        aspec = p4t.spec.actions[result[1]]
-        ai = t.action(aspec.name)
-        out.data.action_id = ai.id
-        for (pname, w, _s), v in zip(aspec.params, result[3]):
-            df = out.data.fields.add()
-            df.field_id = ai.fields[pname].id
-            df.stream = encode_int(v & ((1 << w) - 1), w)
-        if p4t.spec.has_direct_counter and not default:
-            for name, v in (("$COUNTER_SPEC_BYTES", e.bytes), ("$COUNTER_SPEC_PKTS", e.packets)):
-                if name not in t.data:
-                    continue
-                df = out.data.fields.add()
-                df.field_id = t.data[name].id
-                df.stream = encode_int(v, 64)
-        if p4t.spec.direct_meter is not None and not default:
-            MeterControl.add_fields(p4t.spec.direct_meter.kind, e.meter, out.data)
-        return ent
-
-    def _key_proto(self, t: TableInfo, p4t, e, out: pb.TableEntry) -> None:
-        """The key fields (and ``$MATCH_PRIORITY``) of entry ``e`` into ``out``."""
-        fields = out.key.fields
-        for ks, (kind, a, b) in zip(p4t.spec.keys, e.match):
-            ki = t.key(ks.name)
-            full = (1 << ks.width) - 1
-            kf = fields.add()
-            kf.field_id = ki.id
-            if ks.match == "exact":
-                kf.exact.value = encode_int(a & full, ks.width)
-            elif ks.match == "ternary":
-                kf.ternary.value = encode_int(a & full, ks.width)
-                kf.ternary.mask = encode_int(b & full, ks.width)
-            elif ks.match == "lpm":
-                kf.lpm.value = encode_int(a & full, ks.width)
-                kf.lpm.prefix_len = bin(b & full).count("1")
-            else:
-                if kind != 2:   # a const entry's default (_) on a range key
-                    a, b = 0, full
-                kf.range.low = encode_int(max(a, 0) & full, ks.width)
-                kf.range.high = encode_int(min(b, full) & full, ks.width)
-        if any(k.name == "$MATCH_PRIORITY" for k in t.keys):
-            kf = fields.add()
-            kf.field_id = t.key("$MATCH_PRIORITY").id
-            kf.exact.value = encode_int(max(e.prio, 0), 32)
-
-    def _find_entry(self, t: TableInfo, p4t, te):
-        """The entry whose key ``te.key`` gives (a TableEntry or a HandleId)."""
-        key, _prio = self._parse_key(t, p4t, te)
-        want = self._match_of(p4t, key)
-        for e in p4t.sorted:
-            if self._same_match(p4t, e.match, want):
-                return e
-        raise DeviceError(grpc.StatusCode.NOT_FOUND, f"table {t.name}: no entry with that key")
-
-    def _read_handle(self, hid: pb.HandleId) -> pb.Entity:
-        t = self.table(hid.table_id)
-        if t.table_type != "MatchAction_Direct":
-            raise DeviceError(grpc.StatusCode.UNIMPLEMENTED,
-                              f"table {t.name}: entry handles are served for match-action "
-                              f"tables, not {t.table_type}")
-        handles.check_handle_request(t.name, hid)
-        return handles.handle_entity(t.id, self._find_entry(t, self._objects[t.id], hid))
-
-    def _read_match(self, t: TableInfo, te: pb.TableEntry):
-        p4t = self._objects[t.id]
-        if te.is_default_entry:
-            yield self._entry_proto(t, p4t, None, default=True)
-            return
-        if te.WhichOneof("value") == "handle_id":
-            ent = self._entry_proto(t, p4t, handles.entry_by_handle(t.name, p4t, te.handle_id))
-            yield handles.key_only(ent) if te.table_flags.key_only else ent
-            return
-        if te.HasField("key") and te.key.fields:
-            yield self._entry_proto(t, p4t, self._find_entry(t, p4t, te))
-            return
-        for e in p4t.sorted:
-            yield self._entry_proto(t, p4t, e)
-        yield self._entry_proto(t, p4t, None, default=True)
-
-    @staticmethod
-    def _match_of(p4t, key):
-        m = []
-        for ks in p4t.spec.keys:
-            v = key[ks.name]
-            full = (1 << ks.width) - 1
-            if ks.match == "exact":
-                m.append((0, v, None))
-            elif ks.match == "ternary":
-                m.append((1, v[0] & v[1] & full, v[1]))
-            elif ks.match == "lpm":
-                pl = v[1]
-                mask = (full >> (ks.width - pl)) << (ks.width - pl) if pl else 0
-                m.append((1, v[0] & mask & full, mask))
-            else:
-                m.append((2, v[0], v[1]))
-        return m
-
-    @staticmethod
-    def _same_match(p4t, have, want):
-        for ks, (k1, a1, b1), (k2, a2, b2) in zip(p4t.spec.keys, have, want):
-            full = (1 << ks.width) - 1
-            if k1 != k2 or (a1 & full) != (a2 & full) or (k1 and (b1 & full) != (b2 & full)):
-                return False
-        return True
-
+    # ------------------------------------------------------------------ reads of other entities
     def _read_usage(self, tu: pb.TableUsage) -> pb.Entity:
         t = self.table(tu.table_id)
-        obj = self._objects.get(t.id)
+        obj = self.objects.get(t.id)
         if t.table_type in ("MatchAction_Direct", "MatchAction_Indirect",
                             "MatchAction_Indirect_Selector"):
             n = len(obj.entries)
         elif t.table_type == "PreNode":
-            n = len(self.nodes)
+            n = len(self.pre.nodes)
         elif t.table_type == "PreMgid":
-            n = len(self.groups)
+            n = len(self.pre.groups)
         elif t.table_type == "PortMetadata":
             n = len(self.switch.port_metadata)
         else:
@@ -568,438 +286,3 @@ class SoftDevice:
         ent.table_usage.table_id = t.id
         ent.table_usage.usage = n
         return ent
-
-    def _read_object_id(self, oid: pb.ObjectId) -> pb.Entity:
-        if oid.WhichOneof("object") == "learn_object":
-            return self._read_learn_object_id(oid)
-        if oid.WhichOneof("object") != "table_object":
-            raise DeviceError(grpc.StatusCode.UNIMPLEMENTED,
-                              "only table and learn object ids are served")
-        to = oid.table_object
-        t = self.info.table(to.table_name)
-        names = to.WhichOneof("names")
-        if names is None:
-            i = t.id
-        elif names == "action_name":
-            i = t.action(to.action_name.action).id
-        elif names == "key_field_name":
-            i = t.key(to.key_field_name.field).id
-        else:
-            d = to.data_field_name
-            i = t.data_field(d.field, t.action(d.action) if d.action else None).id
-        ent = pb.Entity()
-        ent.object_id.CopyFrom(oid)
-        ent.object_id.id = i
-        return ent
-
-    def _read_learn_object_id(self, oid: pb.ObjectId) -> pb.Entity:
-        """A learn object's id, or one of its fields' (bf_switchd: no actions there)."""
-        lo = oid.learn_object
-        lf = next((f for f in self.learns.values()
-                   if lo.learn_name in (f.name, f.digest)), None)
-        if lf is None:
-            raise DeviceError(grpc.StatusCode.NOT_FOUND,
-                              f"no learn object {lo.learn_name!r}; learn objects: "
-                              f"{sorted(f.name for f in self.learns.values())}")
-        if lo.data_field_name.action:
-            raise _bad("action ids are not applicable to learn objects")
-        i = lf.id
-        if lo.data_field_name.field:
-            i = next((fid for fid, n, _w in lf.fields if n == lo.data_field_name.field), None)
-            if i is None:
-                raise DeviceError(grpc.StatusCode.NOT_FOUND,
-                                  f"learn object {lf.name} has no field "
-                                  f"{lo.data_field_name.field!r}; fields: "
-                                  f"{[n for _i, n, _w in lf.fields]}")
-        ent = pb.Entity()
-        ent.object_id.CopyFrom(oid)
-        ent.object_id.id = i
-        return ent
-
-    # ------------------------------------------------------------------ registers, counters
-    @staticmethod
-    def _index(t: TableInfo, te: pb.TableEntry, size: int):
-        return index_of(t, te, size=size)
-
-    def _write_register(self, t: TableInfo, typ, te: pb.TableEntry):
-        reg = self._objects[t.id]
-        idx = self._index(t, te, reg.size)
-        if idx is None:
-            if typ in (U.DELETE, U.RESET):
-                reg.reset()
-                return
-            raise _bad(f"register {t.name}: {U.Type.Name(typ)} needs key {t.keys[0].name}")
-        if typ in (U.DELETE, U.RESET):
-            reg.write(idx, reg.spec.init[0] if len(reg.spec.init) == 1 else reg.spec.init)
-            return
-        if typ not in (U.INSERT, U.MODIFY, U.INSERT_OR_MODIFY):
-            raise DeviceError(grpc.StatusCode.UNIMPLEMENTED,
-                              f"register {t.name}: {U.Type.Name(typ)} is not supported")
-        cur = reg.read(idx)
-        vals = dict(cur) if isinstance(cur, dict) else {None: cur}
-        for df in te.data.fields:
-            fi = t.data_field_by_id(df.field_id)
-            if fi is None:
-                raise _bad(f"register {t.name}: no data field with id {df.field_id} "
-                           f"(fields: {[(f.name, f.id) for f in t.data.values()]})")
-            member = fi.name.rsplit(".", 1)[1]
-            spec_field = next((f for f in reg.spec.fields if (f[0] or "f1") == member), None)
-            if spec_field is None:
-                raise _bad(f"register {t.name}: field {fi.name} does not belong to it")
-            v = _field_int(df, fi.width, f"register {t.name} field {fi.name}")
-            vals[spec_field[0]] = _to_signed(v, fi.width) if spec_field[2] else v
-        reg.write(idx, vals[None] if None in vals else vals)
-
-    def _read_register(self, t: TableInfo, te: pb.TableEntry):
-        reg = self._objects[t.id]
-        fids = [(t.data[f"{t.name.split('.', 1)[1]}.{f[0] or 'f1'}"].id, f[1], d)
-                for f, d in zip(reg.spec.fields, reg.data)]
-        for i, ent in index_entities(t, te, reg.size):
-            for fid, w, d in fids:
-                df = ent.table_entry.data.fields.add()
-                df.field_id = fid
-                df.stream = encode_int(d[i] & ((1 << w) - 1), w)
-            yield ent
-
-    def _write_counter(self, t: TableInfo, typ, te: pb.TableEntry):
-        c = self._objects[t.id]
-        idx = self._index(t, te, c.size)
-        if idx is None:
-            if typ in (U.DELETE, U.RESET):
-                c.packets[:] = [0] * c.size
-                c.bytes[:] = [0] * c.size
-                return
-            raise _bad(f"counter {t.name}: {U.Type.Name(typ)} needs key {t.keys[0].name}")
-        if typ in (U.DELETE, U.RESET):
-            c.packets[idx] = c.bytes[idx] = 0
-            return
-        for df in te.data.fields:
-            fi = t.data_field_by_id(df.field_id)
-            if fi is None:
-                raise _bad(f"counter {t.name}: no data field with id {df.field_id}")
-            v = _field_int(df, 64, f"counter {t.name} field {fi.name}")
-            (c.bytes if fi.name == "$COUNTER_SPEC_BYTES" else c.packets)[idx] = v
-
-    def _read_counter(self, t: TableInfo, te: pb.TableEntry):
-        c = self._objects[t.id]
-        for i, ent in index_entities(t, te, c.size):
-            for name, v in (("$COUNTER_SPEC_BYTES", c.bytes[i]), ("$COUNTER_SPEC_PKTS", c.packets[i])):
-                if name not in t.data:
-                    continue
-                df = ent.table_entry.data.fields.add()
-                df.field_id = t.data[name].id
-                df.stream = encode_int(v, 64)
-            yield ent
-
-    def _write_meter(self, t: TableInfo, typ, te: pb.TableEntry):
-        self.meters.write(t, self._objects[t.id], typ, te)
-
-    def _read_meter(self, t: TableInfo, te: pb.TableEntry):
-        return self.meters.read(t, self._objects[t.id], te)
-
-    def _write_filter(self, t: TableInfo, typ, te: pb.TableEntry):
-        filters.write(self.switch, t, typ, te)
-
-    def _read_filter(self, t: TableInfo, te: pb.TableEntry):
-        return filters.read(self.switch, t, te)
-
-    # ------------------------------------------------------------------ PRE
-    def _fixed_key(self, t: TableInfo, te: pb.TableEntry):
-        if not (te.HasField("key") and te.key.fields):
-            return None
-        kf = te.key.fields[0]
-        k = t.keys[0]
-        if kf.field_id != k.id or kf.WhichOneof("match_type") != "exact":
-            raise _bad(f"table {t.name}: the key is one exact field {k.name} (id {k.id})")
-        v = decode_int(kf.exact.value)
-        if v >> k.width:
-            raise _bad(f"table {t.name}: {k.name} {v} does not fit in {k.width} bits")
-        return v
-
-    def _fixed_fields(self, t: TableInfo, te: pb.TableEntry) -> dict:
-        out = {}
-        for df in te.data.fields:
-            fi = t.data_field_by_id(df.field_id)
-            if fi is None:
-                raise _bad(f"table {t.name}: no data field with id {df.field_id} "
-                           f"(fields: {[(f.name, f.id) for f in t.data.values()]})")
-            which = df.WhichOneof("value")
-            if fi.repeated:
-                if which == "int_arr_val":
-                    out[fi.name] = list(df.int_arr_val.val)
-                elif which == "bool_arr_val":
-                    out[fi.name] = list(df.bool_arr_val.val)
-                else:
-                    raise _bad(f"table {t.name} field {fi.name} is a list "
-                               f"(int_arr_val/bool_arr_val), got {which}")
-            elif fi.type == "bool":
-                out[fi.name] = df.bool_val
-            elif fi.type == "string":
-                out[fi.name] = df.str_val
-            else:
-                out[fi.name] = _field_int(df, fi.width, f"table {t.name} field {fi.name}")
-        return out
-
-    def _apply_groups(self, mgids) -> None:
-        for g in mgids:
-            grp = self.groups.get(g)
-            if grp is None:
-                if g in self.switch.mcast:
-                    self.switch.multicast_group_delete(g)
-                continue
-            self.switch.multicast_group_set(
-                g, [(self.nodes[n].rid, list(self.nodes[n].ports)) for n in grp.nodes])
-
-    def _write_pre_node(self, t: TableInfo, typ, te: pb.TableEntry):
-        nid = self._fixed_key(t, te)
-        if nid is None:
-            if typ in (U.DELETE, U.RESET):
-                in_use = sorted(g for g, grp in self.groups.items() if grp.nodes)
-                if in_use:
-                    raise DeviceError(grpc.StatusCode.FAILED_PRECONDITION,
-                                      f"$pre.node: nodes are still members of multicast "
-                                      f"groups {in_use}; clear $pre.mgid first")
-                self.nodes.clear()
-                return
-            raise _bad(f"$pre.node: {U.Type.Name(typ)} needs key $MULTICAST_NODE_ID")
-        users = sorted(g for g, grp in self.groups.items() if nid in grp.nodes)
-        if typ == U.DELETE:
-            if nid not in self.nodes:
-                raise DeviceError(grpc.StatusCode.NOT_FOUND, f"$pre.node: no node {nid}")
-            if users:
-                raise DeviceError(grpc.StatusCode.FAILED_PRECONDITION,
-                                  f"$pre.node: node {nid} is a member of multicast groups "
-                                  f"{users}; remove it from them first")
-            del self.nodes[nid]
-            return
-        if typ == U.INSERT and nid in self.nodes:
-            raise DeviceError(grpc.StatusCode.ALREADY_EXISTS, f"$pre.node: node {nid} exists")
-        if typ == U.MODIFY and nid not in self.nodes:
-            raise DeviceError(grpc.StatusCode.NOT_FOUND, f"$pre.node: no node {nid}")
-        f = self._fixed_fields(t, te)
-        old = self.nodes.get(nid)
-        rid = f.get("$MULTICAST_RID", old.rid if old else None)
-        if rid is None:
-            raise _bad(f"$pre.node: node {nid} needs $MULTICAST_RID")
-        ports = f.get("$DEV_PORT", old.ports if old else [])
-        for p in ports:
-            if p >= 512:
-                raise _bad(f"$pre.node: port {p} does not fit in 9 bits")
-        self.nodes[nid] = PreNode(rid, list(ports), f.get("$MULTICAST_LAG_ID", []))
-        self._apply_groups(users)
-
-    def _write_pre_mgid(self, t: TableInfo, typ, te: pb.TableEntry):
-        g = self._fixed_key(t, te)
-        if g is None:
-            if typ in (U.DELETE, U.RESET):
-                old = list(self.groups)
-                self.groups.clear()
-                self._apply_groups(old)
-                return
-            raise _bad(f"$pre.mgid: {U.Type.Name(typ)} needs key $MGID")
-        if g == 0:
-            raise _bad("$pre.mgid: multicast group 0 means 'no multicast' on Tofino; use 1..65535")
-        if typ == U.DELETE:
-            if g not in self.groups:
-                raise DeviceError(grpc.StatusCode.NOT_FOUND, f"$pre.mgid: no group {g}")
-            del self.groups[g]
-            self._apply_groups([g])
-            return
-        f = self._fixed_fields(t, te)
-        nodes = f.get("$MULTICAST_NODE_ID", [])
-        valid = f.get("$MULTICAST_NODE_L1_XID_VALID", [False] * len(nodes))
-        xids = f.get("$MULTICAST_NODE_L1_XID", [0] * len(nodes))
-        if not len(nodes) == len(valid) == len(xids):
-            raise _bad(f"$pre.mgid {g}: $MULTICAST_NODE_ID, $MULTICAST_NODE_L1_XID_VALID and "
-                       f"$MULTICAST_NODE_L1_XID must have the same length")
-        missing = [n for n in nodes if n not in self.nodes]
-        if missing:
-            raise DeviceError(grpc.StatusCode.NOT_FOUND,
-                              f"$pre.mgid {g}: nodes {missing} do not exist in $pre.node")
-        if typ == U.MODIFY_INC:
-            grp = self.groups.get(g)
-            if grp is None:
-                raise DeviceError(grpc.StatusCode.NOT_FOUND, f"$pre.mgid: no group {g}")
-            if te.table_flags.mod_del or \
-                    te.table_mod_inc_flag.type == pb.TableModIncFlag.MOD_INC_DELETE:
-                keep = [i for i, n in enumerate(grp.nodes) if n not in nodes]
-                self.groups[g] = PreGroup([grp.nodes[i] for i in keep],
-                                          [grp.xid_valid[i] for i in keep],
-                                          [grp.xids[i] for i in keep])
-            else:
-                self.groups[g] = PreGroup(grp.nodes + nodes, grp.xid_valid + valid,
-                                          grp.xids + xids)
-        elif typ == U.INSERT and g in self.groups:
-            raise DeviceError(grpc.StatusCode.ALREADY_EXISTS, f"$pre.mgid: group {g} exists")
-        elif typ == U.MODIFY and g not in self.groups:
-            raise DeviceError(grpc.StatusCode.NOT_FOUND, f"$pre.mgid: no group {g}")
-        elif typ in (U.INSERT, U.MODIFY, U.INSERT_OR_MODIFY):
-            self.groups[g] = PreGroup(list(nodes), list(valid), list(xids))
-        else:
-            raise DeviceError(grpc.StatusCode.UNIMPLEMENTED,
-                              f"$pre.mgid: {U.Type.Name(typ)} is not supported")
-        self._apply_groups([g])
-
-    def _read_pre_node(self, t: TableInfo, te: pb.TableEntry):
-        nid = self._fixed_key(t, te)
-        if nid is not None and nid not in self.nodes:
-            raise DeviceError(grpc.StatusCode.NOT_FOUND, f"$pre.node: no node {nid}")
-        for n in ([nid] if nid is not None else sorted(self.nodes)):
-            node = self.nodes[n]
-            ent = self._fixed_entry(t, n)
-            d = ent.table_entry.data.fields
-            f = d.add()
-            f.field_id = t.data["$MULTICAST_RID"].id
-            f.stream = encode_int(node.rid, 16)
-            f = d.add()
-            f.field_id = t.data["$MULTICAST_LAG_ID"].id
-            f.int_arr_val.val.extend(node.lags)
-            f = d.add()
-            f.field_id = t.data["$DEV_PORT"].id
-            f.int_arr_val.val.extend(node.ports)
-            yield ent
-
-    def _read_pre_mgid(self, t: TableInfo, te: pb.TableEntry):
-        g = self._fixed_key(t, te)
-        if g is not None and g not in self.groups:
-            raise DeviceError(grpc.StatusCode.NOT_FOUND, f"$pre.mgid: no group {g}")
-        for m in ([g] if g is not None else sorted(self.groups)):
-            grp = self.groups[m]
-            ent = self._fixed_entry(t, m)
-            d = ent.table_entry.data.fields
-            f = d.add()
-            f.field_id = t.data["$MULTICAST_NODE_ID"].id
-            f.int_arr_val.val.extend(grp.nodes)
-            f = d.add()
-            f.field_id = t.data["$MULTICAST_NODE_L1_XID_VALID"].id
-            f.bool_arr_val.val.extend(grp.xid_valid)
-            f = d.add()
-            f.field_id = t.data["$MULTICAST_NODE_L1_XID"].id
-            f.int_arr_val.val.extend(grp.xids)
-            yield ent
-
-    @staticmethod
-    def _fixed_entry(t: TableInfo, key: int) -> pb.Entity:
-        ent = pb.Entity()
-        ent.table_entry.table_id = t.id
-        kf = ent.table_entry.key.fields.add()
-        kf.field_id = t.keys[0].id
-        kf.exact.value = encode_int(key, t.keys[0].width)
-        return ent
-
-    # ------------------------------------------------------------------ $PORT
-    def _write_port(self, t: TableInfo, typ, te: pb.TableEntry):
-        p = self._fixed_key(t, te)
-        if p is None:
-            raise _bad("$PORT: writes need key $DEV_PORT")
-        st = self.ports.get(p)
-        if st is None:
-            raise DeviceError(grpc.StatusCode.NOT_FOUND,
-                              f"$PORT: device port {p} is not bound to an interface (start the "
-                              f"softswitch with --port {p}@IFACE); bound: {sorted(self.ports)}")
-        if typ == U.DELETE:
-            st.enabled = False
-            return
-        f = self._fixed_fields(t, te)
-        if f.get("$LOOPBACK_MODE", "BF_LPBK_NONE") not in ("", "BF_LPBK_NONE"):
-            raise DeviceError(grpc.StatusCode.UNIMPLEMENTED,
-                              f"$PORT {p}: $LOOPBACK_MODE {f['$LOOPBACK_MODE']} is not "
-                              f"available on a software port ({st.ifname}); only BF_LPBK_NONE")
-        st.speed = f.get("$SPEED", st.speed) or st.speed
-        st.fec = f.get("$FEC", st.fec) or st.fec
-        st.autoneg = f.get("$AUTO_NEGOTIATION", st.autoneg) or st.autoneg
-        st.enabled = f.get("$PORT_ENABLE", True if typ == U.INSERT else st.enabled)
-
-    def _read_port(self, t: TableInfo, te: pb.TableEntry):
-        p = self._fixed_key(t, te)
-        if p is not None and p not in self.ports:
-            raise DeviceError(grpc.StatusCode.NOT_FOUND,
-                              f"$PORT: device port {p} is not bound; bound: {sorted(self.ports)}")
-        for q in ([p] if p is not None else sorted(self.ports)):
-            st = self.ports[q]
-            ent = self._fixed_entry(t, q)
-            d = ent.table_entry.data.fields
-            for name, kind, v in (("$SPEED", "str_val", st.speed), ("$FEC", "str_val", st.fec),
-                                  ("$AUTO_NEGOTIATION", "str_val", st.autoneg),
-                                  ("$LOOPBACK_MODE", "str_val", "BF_LPBK_NONE"),
-                                  ("$IS_VALID", "bool_val", True),
-                                  ("$IS_INTERNAL", "bool_val", False),
-                                  ("$PORT_ENABLE", "bool_val", st.enabled),
-                                  ("$PORT_UP", "bool_val", st.up),
-                                  ("$PORT_NAME", "str_val", st.ifname)):
-                f = d.add()
-                f.field_id = t.data[name].id
-                setattr(f, kind, v)
-            yield ent
-
-    # ------------------------------------------------------------------ $PORT_STAT
-    def _write_port_stat(self, t: TableInfo, typ, te: pb.TableEntry):
-        """Clearing: DELETE/RESET (one port, or every port without a key)."""
-        if typ not in (U.DELETE, U.RESET):
-            raise DeviceError(grpc.StatusCode.UNIMPLEMENTED,
-                              "$PORT_STAT: only clearing (DELETE or RESET) is supported")
-        p = self._fixed_key(t, te)
-        for q in ([p] if p is not None else list(self.ports)):
-            if q not in self.ports:
-                raise DeviceError(grpc.StatusCode.NOT_FOUND, f"$PORT_STAT: port {q} is not bound")
-            self.ports[q].rx = self.ports[q].tx = 0
-
-    def _read_port_stat(self, t: TableInfo, te: pb.TableEntry):
-        p = self._fixed_key(t, te)
-        if p is not None and p not in self.ports:
-            raise DeviceError(grpc.StatusCode.NOT_FOUND,
-                              f"$PORT_STAT: device port {p} is not bound; bound: {sorted(self.ports)}")
-        for q in ([p] if p is not None else sorted(self.ports)):
-            st = self.ports[q]
-            ent = self._fixed_entry(t, q)
-            for name, v in (("$FramesReceivedOK", st.rx), ("$FramesTransmittedOK", st.tx)):
-                f = ent.table_entry.data.fields.add()
-                f.field_id = t.data[name].id
-                f.stream = encode_int(v, 64)
-            yield ent
-
-    def _read_port_str_info(self, t: TableInfo, te: pb.TableEntry):
-        """``$PORT_STR_INFO``: a port's name (its interface's, as ``$PORT_NAME`` says)
-        to its device port."""
-        by_name = {st.ifname: p for p, st in self.ports.items()}
-        names = sorted(by_name)
-        if te.HasField("key") and te.key.fields:
-            kf = te.key.fields[0]
-            name = kf.exact.value.decode("utf-8", "replace")
-            if kf.field_id != t.keys[0].id or name not in by_name:
-                raise DeviceError(grpc.StatusCode.NOT_FOUND,
-                                  f"$PORT_STR_INFO: no port named {name!r}; ports: {names}")
-            names = [name]
-        for name in names:
-            ent = pb.Entity()
-            ent.table_entry.table_id = t.id
-            kf = ent.table_entry.key.fields.add()
-            kf.field_id = t.keys[0].id
-            kf.exact.value = name.encode()
-            f = ent.table_entry.data.fields.add()
-            f.field_id = t.data["$DEV_PORT"].id
-            f.stream = encode_int(by_name[name], 32)
-            yield ent
-
-    # ------------------------------------------------------------------ device configuration
-    def _write_read_only(self, t: TableInfo, typ, te: pb.TableEntry):
-        raise _bad(f"table {t.name} is read-only on the softswitch")
-
-    def _read_dev_config(self, t: TableInfo, te: pb.TableEntry):
-        ent = pb.Entity()
-        out = ent.table_entry
-        out.table_id = t.id
-        out.is_default_entry = True
-        for name, v in self.device_configuration().items():
-            fi = t.data[name]
-            f = out.data.fields.add()
-            f.field_id = fi.id
-            if fi.repeated:
-                f.int_arr_val.val.extend(v)
-            elif fi.type == "string":
-                f.str_val = v
-            elif fi.type == "bool":
-                f.bool_val = v
-            else:
-                f.stream = encode_int(v, fi.width)
-        yield ent

@@ -1,6 +1,7 @@
 """The key of the tables addressed by one exact field (registers, counters, meters, Lpf,
-Wred, ``$PORT_METADATA``): parsed and checked in one place so that every such table
-answers a bad key the same way."""
+Wred, ``$PORT_METADATA``; with ``fixed_key``, the PRE, ``$PORT`` and action profile
+tables): parsed and checked in one place so that every such table answers a bad key
+the same way."""
 
 from __future__ import annotations
 
@@ -64,3 +65,29 @@ def index_entities(t: TableInfo, te: pb.TableEntry, size: int):
         kf.field_id = t.keys[0].id
         kf.exact.value = encode_int(j, 32)
         yield j, ent
+
+
+def fixed_key(t: TableInfo, te: pb.TableEntry) -> int | None:
+    """The key of a fixed or action profile table's entry, checked against the key
+    field's own width (None without a key: the whole table). Unlike ``index_of`` it has
+    no size to check and reads the first key field only."""
+    if not (te.HasField("key") and te.key.fields):
+        return None
+    kf = te.key.fields[0]
+    k = t.keys[0]
+    if kf.field_id != k.id or kf.WhichOneof("match_type") != "exact":
+        raise bad_request(f"table {t.name}: the key is one exact field {k.name} (id {k.id})")
+    v = decode_int(kf.exact.value)
+    if v >> k.width:
+        raise bad_request(f"table {t.name}: {k.name} {v} does not fit in {k.width} bits")
+    return v
+
+
+def fixed_entity(t: TableInfo, key: int) -> pb.Entity:
+    """A read's answer for ``key`` of such a table: table id and key filled in."""
+    ent = pb.Entity()
+    ent.table_entry.table_id = t.id
+    kf = ent.table_entry.key.fields.add()
+    kf.field_id = t.keys[0].id
+    kf.exact.value = encode_int(key, t.keys[0].width)
+    return ent

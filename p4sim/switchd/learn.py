@@ -77,6 +77,17 @@ def learn_filters(program, pipe: str, ids) -> list[LearnFilter]:
     return out
 
 
+def deliver(switch, learns: dict[str, LearnFilter], listeners: list) -> None:
+    """The digests of the packet just through ``switch``, per learn filter, to each of
+    ``listeners`` (callables ``(LearnFilter, [entries])``): one call per filter."""
+    by_filter: dict[str, list] = {}
+    for name, values in switch.digests():
+        by_filter.setdefault(name, []).append(values)
+    for name, entries in by_filter.items():
+        for listener in list(listeners):
+            listener(learns[name], entries)
+
+
 def digest_message(lf: LearnFilter, entries: list[dict[str, int]],
                    device_id: int) -> pb.StreamMessageResponse:
     """The stream message bf_switchd's learn callback sends for ``entries``."""

@@ -23,7 +23,10 @@ from bfruntime import bfruntime_pb2 as pb
 from bfruntime.info import TableInfo, decode_int, encode_int
 
 from .bfrt_profiles import ADT_OFFSET_DEFAULT
+from .data_fields import fields_by_name, parse_action
 from .errors import DeviceError, bad_request as _bad
+from .index_key import fixed_key
+from .match_keys import key_proto, parse_key
 
 U = pb.Update
 PROFILE_TABLE_TYPES = ("Action", "Selector", "SelectorGetMember", "MatchAction_Indirect",
@@ -61,8 +64,8 @@ class ProfileTables:
     def _deleted(self, t: TableInfo, typ, te: pb.TableEntry):
         """(members/groups, key) of a write; None when the write was a deletion (of one
         id, or of them all without a key), now done."""
-        ids = self.dev._objects[t.id]
-        key = self.dev._fixed_key(t, te)
+        ids = self.dev.objects[t.id]
+        key = fixed_key(t, te)
         if key is None:
             if typ not in (U.DELETE, U.RESET):
                 raise _bad(f"table {t.name}: {U.Type.Name(typ)} needs key {t.keys[0].name}")
@@ -79,7 +82,7 @@ class ProfileTables:
         if todo is None:
             return
         prof, mid = todo
-        action, params, extra = self.dev._parse_action(t, prof, te.data)
+        action, params, extra = parse_action(t, prof, te.data)
         if extra:
             raise _bad(f"table {t.name}: unknown data fields {sorted(extra)}")
         if typ == U.INSERT or typ == U.INSERT_OR_MODIFY and mid not in prof.members:
@@ -90,8 +93,8 @@ class ProfileTables:
             raise _unsupported(t, typ)
 
     def _read_members(self, t: TableInfo, te: pb.TableEntry):
-        prof = self.dev._objects[t.id]
-        mid = self.dev._fixed_key(t, te)
+        prof = self.dev.objects[t.id]
+        mid = fixed_key(t, te)
         for m in sorted(prof.members) if mid is None else [mid]:
             aidx, args = prof.get(m)
             ent, out = _entry(t, m)
@@ -110,7 +113,7 @@ class ProfileTables:
         if todo is None:
             return
         sel, gid = todo
-        f = self.dev._fixed_fields(t, te)
+        f = fields_by_name(t, te)
         members = f.get("$ACTION_MEMBER_ID")
         statuses = f.get("$ACTION_MEMBER_STATUS")
         if typ == U.INSERT or typ == U.INSERT_OR_MODIFY and gid not in sel.groups:
@@ -124,8 +127,8 @@ class ProfileTables:
             raise _unsupported(t, typ)
 
     def _read_groups(self, t: TableInfo, te: pb.TableEntry):
-        sel = self.dev._objects[t.id]
-        gid = self.dev._fixed_key(t, te)
+        sel = self.dev.objects[t.id]
+        gid = fixed_key(t, te)
         for g in sorted(sel.groups) if gid is None else [gid]:
             members, statuses, max_size = sel.get(g)
             ent, out = _entry(t, g)
@@ -147,7 +150,7 @@ class ProfileTables:
                    f"hash_value to learn the member that hash value takes")
 
     def _read_get_member(self, t: TableInfo, te: pb.TableEntry):
-        sel = self.dev._objects[t.id]
+        sel = self.dev.objects[t.id]
         key = {t.key_by_id(kf.field_id).name if t.key_by_id(kf.field_id) else kf.field_id:
                decode_int(kf.exact.value) for kf in te.key.fields}
         if set(key) != {"$SELECTOR_GROUP_ID", "hash_value"}:
@@ -169,7 +172,7 @@ class ProfileTables:
 
     # ---- indirect match tables
     def _write_entries(self, t: TableInfo, typ, te: pb.TableEntry) -> None:
-        p4t = self.dev._objects[t.id]
+        p4t = self.dev.objects[t.id]
         if te.is_default_entry:
             if typ not in (U.DELETE, U.RESET):
                 raise _bad(f"table {t.name}: the default entry of an indirect table is the "
@@ -183,7 +186,7 @@ class ProfileTables:
             if typ == U.RESET:
                 p4t.reset_default()
             return
-        key, prio = self.dev._parse_key(t, p4t, te)
+        key, prio = parse_key(t, p4t, te)
         if typ == U.DELETE:
             p4t.delete(key)
             return
@@ -207,20 +210,20 @@ class ProfileTables:
             raise _unsupported(t, typ)
 
     def _read_entries(self, t: TableInfo, te: pb.TableEntry):
-        p4t = self.dev._objects[t.id]
+        p4t = self.dev.objects[t.id]
         if te.is_default_entry:
             raise DeviceError(grpc.StatusCode.UNIMPLEMENTED,
                               f"table {t.name}: the default entry of an indirect table is "
                               f"the program's default action, which this schema cannot name")
         entries = p4t.sorted
         if te.HasField("key") and te.key.fields:
-            key, _prio = self.dev._parse_key(t, p4t, te)
+            key, _prio = parse_key(t, p4t, te)
             entries = [p4t.entry(key)]
         for e in entries:
             ent = pb.Entity()
             out = ent.table_entry
             out.table_id = t.id
-            self.dev._key_proto(t, p4t, e, out)
+            key_proto(t, p4t, e, out)
             kind, ref = e.result
             df = out.data.fields.add()
             df.field_id = t.data["$ACTION_MEMBER_ID" if kind == "member"

@@ -13,6 +13,7 @@ from __future__ import annotations
 from bfruntime import bfruntime_pb2 as pb
 from bfruntime.info import TableInfo, encode_int
 
+from .data_fields import fields_by_name
 from .errors import bad_request as _bad
 
 U = pb.Update
@@ -40,14 +41,13 @@ def register_param_tables(program, pipe: str, ids, register_prefix: int) -> list
     return out
 
 
-def write_register_param(device, t: TableInfo, typ, te: pb.TableEntry) -> None:
-    param = device._objects[t.id]
+def write_register_param(param, t: TableInfo, typ, te: pb.TableEntry) -> None:
     if te.HasField("key") and te.key.fields:
         raise _bad(f"table {t.name} has no key: write its default entry")
     if typ in (U.DELETE, U.RESET):
         param.reset()
         return
-    fields = device._fixed_fields(t, te)
+    fields = fields_by_name(t, te)
     if "value" not in fields:
         raise _bad(f"table {t.name}: {U.Type.Name(typ)} needs the data field 'value'")
     w = param.spec.width
@@ -55,8 +55,7 @@ def write_register_param(device, t: TableInfo, typ, te: pb.TableEntry) -> None:
     param.set(v - (1 << w) if param.spec.signed and v >> (w - 1) else v)
 
 
-def read_register_param(device, t: TableInfo, te: pb.TableEntry):
-    param = device._objects[t.id]
+def read_register_param(param, t: TableInfo, te: pb.TableEntry):
     ent = pb.Entity()
     out = ent.table_entry
     out.table_id = t.id

@@ -1,0 +1,145 @@
+"""BfRuntime's direct match-action tables (``MatchAction_Direct``) on the softswitch:
+entries and the default entry written and read, with their direct counter and
+direct-meter data fields. Keys: match_keys.py; entry handles: handles.py; indirect
+tables: profile_tables.py.
+
+Decisions where BfRuntime leaves room:
+- a write without a key that is not to the default entry acts on the whole table:
+  DELETE clears it, RESET also restores the default action (a const table keeps its
+  entries); a read without a key returns every entry and then the default entry
+  (``is_default_entry``), as bf_switchd's read-all does;
+- MODIFY of an entry keeps its direct counter unless the ``reset_stats`` flag is set,
+  as bf_switchd does (the SDE client's ``entry_mod`` sets it by default).
+"""
+
+from __future__ import annotations
+
+import grpc
+
+from bfruntime import bfruntime_pb2 as pb
+from bfruntime.info import TableInfo, encode_int
+
+from . import handles
+from .data_fields import parse_action
+from .errors import DeviceError, bad_request as _bad
+from .match_keys import find_entry, key_proto, parse_key
+from .meters import MeterControl
+
+U = pb.Update
+
+
+class MatchTables:
+    """Write and read handlers of a device's MatchAction_Direct tables (the device's
+    lock is held by the caller)."""
+
+    def __init__(self, objects: dict, meters: MeterControl):
+        self.objects = objects      # table id -> p4sim table (SoftDevice.objects)
+        self.meters = meters
+
+    def write(self, t: TableInfo, typ, te: pb.TableEntry) -> None:
+        """One Update of an entry, the default entry, or (without a key) the table."""
+        p4t = self.objects[t.id]
+        has_key = te.HasField("key") and len(te.key.fields) > 0
+        if te.is_default_entry:
+            if typ in (U.INSERT, U.MODIFY, U.INSERT_OR_MODIFY):
+                action, params, _ = parse_action(t, p4t, te.data)
+                p4t.set_default(action, params)
+            elif typ in (U.DELETE, U.RESET):
+                p4t.reset_default()
+            else:
+                raise _bad(f"table {t.name}: {U.Type.Name(typ)} is not valid on the default entry")
+            return
+        if not has_key:
+            if typ == U.DELETE:
+                p4t.clear()
+            elif typ == U.RESET:
+                if not p4t.const:
+                    p4t.clear()
+                p4t.reset_default()
+            else:
+                raise _bad(f"table {t.name}: {U.Type.Name(typ)} needs a key "
+                           f"(key fields: {[k.name for k in t.keys]})")
+            return
+        key, prio = parse_key(t, p4t, te)
+        if typ == U.DELETE:
+            p4t.delete(key)
+            return
+        action, params, extra = parse_action(t, p4t, te.data, need_action=typ != U.MODIFY
+                                             or te.data.action_id != 0)
+        if typ == U.INSERT:
+            p4t.add(key, action, params, prio)
+        elif typ == U.MODIFY:
+            # bf_switchd keeps the entry's statistics unless the reset_stats flag is set
+            # (the SDE client's entry_mod sets it by default)
+            p4t.modify(key, action, params, prio, reset_counters=te.table_flags.reset_stats)
+        elif typ == U.INSERT_OR_MODIFY:
+            norm = p4t._normalise_key(key)[0]
+            if norm in p4t.entries:
+                p4t.modify(key, action, params, prio)
+            else:
+                p4t.add(key, action, params, prio)
+        else:
+            raise DeviceError(grpc.StatusCode.UNIMPLEMENTED,
+                              f"table {t.name}: {U.Type.Name(typ)} is not supported on "
+                              f"match-action tables")
+        if extra:
+            e = p4t.entries[p4t._normalise_key(key)[0]]
+            e.bytes = extra.get("$COUNTER_SPEC_BYTES", e.bytes)
+            e.packets = extra.get("$COUNTER_SPEC_PKTS", e.packets)
+            self.meters.set_direct(t, p4t, e, {n: v for n, v in extra.items()
+                                               if MeterControl.is_spec_field(n)})
+
+    def _entity(self, t: TableInfo, p4t, e, default=False) -> pb.Entity:
+        """Entry ``e`` (or the default entry) as a read answers it."""
+        ent = pb.Entity()
+        out = ent.table_entry
+        out.table_id = t.id
+        if default:
+            out.is_default_entry = True
+            result = p4t.default_result
+        else:
+            result = e.result
+            key_proto(t, p4t, e, out)
+        aspec = p4t.spec.actions[result[1]]
+        ai = t.action(aspec.name)
+        out.data.action_id = ai.id
+        for (pname, w, _s), v in zip(aspec.params, result[3]):
+            df = out.data.fields.add()
+            df.field_id = ai.fields[pname].id
+            df.stream = encode_int(v & ((1 << w) - 1), w)
+        if p4t.spec.has_direct_counter and not default:
+            for name, v in (("$COUNTER_SPEC_BYTES", e.bytes), ("$COUNTER_SPEC_PKTS", e.packets)):
+                if name not in t.data:
+                    continue
+                df = out.data.fields.add()
+                df.field_id = t.data[name].id
+                df.stream = encode_int(v, 64)
+        if p4t.spec.direct_meter is not None and not default:
+            MeterControl.add_fields(p4t.spec.direct_meter.kind, e.meter, out.data)
+        return ent
+
+    def read_handle(self, t: TableInfo, hid: pb.HandleId) -> pb.Entity:
+        """``Read(Entity.handle)``: the handle of the entry ``hid``'s key names."""
+        if t.table_type != "MatchAction_Direct":
+            raise DeviceError(grpc.StatusCode.UNIMPLEMENTED,
+                              f"table {t.name}: entry handles are served for match-action "
+                              f"tables, not {t.table_type}")
+        handles.check_handle_request(t.name, hid)
+        return handles.handle_entity(t.id, find_entry(t, self.objects[t.id], hid))
+
+    def read(self, t: TableInfo, te: pb.TableEntry):
+        """The entries a read names: by key, by handle, the default one, or all."""
+        p4t = self.objects[t.id]
+        if te.is_default_entry:
+            yield self._entity(t, p4t, None, default=True)
+            return
+        if te.WhichOneof("value") == "handle_id":
+            ent = self._entity(t, p4t, handles.entry_by_handle(t.name, p4t, te.handle_id))
+            yield handles.key_only(ent) if te.table_flags.key_only else ent
+            return
+        if te.HasField("key") and te.key.fields:
+            yield self._entity(t, p4t, find_entry(t, p4t, te))
+            return
+        for e in p4t.sorted:
+            yield self._entity(t, p4t, e)
+        yield self._entity(t, p4t, None, default=True)
