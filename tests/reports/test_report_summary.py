@@ -30,8 +30,9 @@ def test_summary_counts_per_property_with_reasons(tmp_path, workers):
     demo = summary["properties"]["demo"]
     assert (demo["passed"], demo["failed"], demo["skipped"]) == (2, 1, 1)
     assert demo["reasons"] == {
-        "AssertionError: switch tor0: 4 ingress packets, 3 frames expected, 3 observed: "
-        "2 differing, 0 missing, 0 extra; 2 register difference(s)": 1,
+        "atp_fixtures.oracles.comparator.TraceMismatch: switch tor0: 4 ingress packets, "
+        "3 frames expected, 3 observed: 2 differing, 0 missing, 0 extra; 2 register "
+        "difference(s)": 1,
         "target 'reference' lacks capability 'teleportation'": 1}
     assert summary["targets"]["reference"]["failed"] == 1
     tests = {t["nodeid"].split("::")[1]: t for t in summary["tests"]}
