@@ -28,7 +28,6 @@ the worker's 12 quantization threads), so each runs once per module.
 
 from __future__ import annotations
 
-import os
 from collections import defaultdict
 from pathlib import Path
 
@@ -36,14 +35,13 @@ import pytest
 
 from reference.wire import ELEMENTS, FLAG_ACK, FLAG_RESEND, WireError, decode
 
+from atp_fixtures.report.artifacts import artifacts_root
 from host_stack.capture import read_pcap
 from host_stack.netns import unavailable_reason
 from host_stack.release_build import ReleaseBuildError, build_release, release_source
 from host_stack.release_judge import JUDGED, KNOWN, judge
 from host_stack.release_run import TENSOR_ELEMENTS, THREADS, ReleaseRunError, run_release
 
-ROOT = Path(__file__).resolve().parents[1]
-ARTIFACTS = Path(os.environ.get("ATP_ARTIFACTS_DIR", ROOT / "reports" / "artifacts"))
 RUN_LIMIT_S = 400.0            # bounds a hung run; a finished one takes ~100 s here
 SWITCH_SLICE_S = 45.0          # the softswitch run's traffic (see the module docstring)
 
@@ -91,7 +89,7 @@ def _run(request, fabric: str, duration_s: float):
                     "next to the checkout, or $ATP_RELEASE_SRC)")
     try:
         binaries = build_release()
-        return run_release(binaries, ARTIFACTS / f"host_stack_release_{fabric}",
+        return run_release(binaries, artifacts_root() / f"host_stack_release_{fabric}",
                            duration_s=duration_s, fabric=fabric)
     except (ReleaseBuildError, ReleaseRunError) as exc:
         pytest.fail(str(exc))
