@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from atp_fixtures.report.summary import RunSummary
 from broken_target import FAILING_TEST
 from report_run import run_suite
 
@@ -57,13 +58,24 @@ def test_progress_lines_on_long_hypothesis_runs(tmp_path):
     assert "test_demo.py::test_generated: 2 examples so far" in result.output
 
 
+def test_a_section_belongs_to_its_summary_not_to_the_process():
+    """Sections are the session's: a summary made after another got a section (the
+    next in-process session, e.g. pytester's) does not show it."""
+    first = RunSummary("reference", "spec", 1)
+    first.add_section("p4_coverage", lambda summary: ({"covered": 1}, ["1 covered"]))
+    assert first.to_dict()["sections"] == {"p4_coverage": {"covered": 1}}
+    second = RunSummary("reference", "spec", 2)
+    assert second.to_dict()["sections"] == {}
+
+
 def test_sections_registered_by_other_modules(tmp_path):
     (tmp_path / "conftest.py").write_text(
-        "from atp_fixtures.report.summary import register_section\n"
+        "from atp_fixtures.report.summary import summary_of\n"
         "def _checks(summary):\n"
         "    n = sum(r.properties.get('checks', 0) for r in summary.records.values())\n"
         "    return {'total': n}, [f'{n} checks ran']\n"
-        "register_section('checks', _checks)\n"
+        "def pytest_sessionstart(session):\n"
+        "    summary_of(session.config).add_section('checks', _checks)\n"
         "import pytest\n"
         "@pytest.fixture(autouse=True)\n"
         "def _count(request):\n"
