@@ -126,3 +126,23 @@ def test_a_host_rule_failure_is_reported_under_the_host_rules(tmp_path):
     checks = summary["sections"]["checks on the target"]
     assert list(checks["host_rules"]["failures"].values()) == [["test_hosts_break_aimd"]]
     assert checks["demo"]["failures"] == {}
+
+
+def test_the_progress_interval_is_read_per_test_not_at_import(pytester, monkeypatch):
+    """In this process the plugin's modules are long imported: ``$ATP_PROGRESS_S`` set
+    now still takes effect in an in-process run."""
+    import atp_fixtures.report.hooks  # noqa: F401  (imported before the variable is set)
+    monkeypatch.setenv("ATP_PROGRESS_S", "0")
+    pytester.makepyfile(test_progress="""
+        from hypothesis import given, settings, strategies as st
+
+        @settings(max_examples=3, database=None)
+        @given(x=st.integers())
+        def test_generated(x, target):
+            assert isinstance(x, int)
+    """)
+    result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "-o", "addopts=",
+                                          "--target=reference", "-s")
+    result.assert_outcomes(passed=1)
+    assert "test_progress.py::test_generated: 2 examples so far" in (
+        result.stdout.str() + result.stderr.str())
