@@ -10,7 +10,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from atp_fixtures.generation.coverage_families import FAMILIES
-from atp_fixtures.running.outcome import failure_folder
+from atp_fixtures.report.artifacts import failure_folder
 from atp_fixtures.oracles.properties import assert_exactly_once
 from atp_fixtures.generation.shaping import hits_deviation_9_1, profile_scenarios
 from atp_fixtures.generation.workloads import MODELS, model_job, workload_scenarios, zipf_job

@@ -12,7 +12,6 @@ from the userspace relay; the run's summary says which.
 from __future__ import annotations
 
 import json
-import os
 import time
 from collections import defaultdict
 from pathlib import Path
@@ -35,13 +34,13 @@ from atp_fixtures.oracles.host_timing import (
 from atp_fixtures.oracles.properties import (
     assert_leaks_swept, assert_teardown_reclaims, owned_by_job,
 )
+from atp_fixtures.report.artifacts import artifacts_root
 from host_stack.capture import CapturedRun, read_pcap
 from host_stack.netns import unavailable_reason
 from host_stack.session import HostRun, run_on_testbed, softswitch_available
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIOS = ROOT / "fixtures" / "corpus" / "scenarios"
-ARTIFACTS = Path(os.environ.get("ATP_ARTIFACTS_DIR", ROOT / "reports" / "artifacts"))
 # A run's time limit: generous, since up to a dozen processes (workers, PSes, one P4
 # interpreter per rack, relay, capture) share a loaded machine's cores; it only bounds
 # how long a broken host stack takes to fail.
@@ -67,8 +66,11 @@ def load(name: str, **changes) -> Scenario:
     return Scenario.from_dict(data)
 
 
-def run_scenario_here(request, scenario: Scenario, fabric: str, **options) -> HostRun:
-    workdir = ARTIFACTS / "host_stack" / request.node.name
+def run_scenario_here(request, scenario: Scenario, fabric: str, folder: str = "host_stack",
+                      **options) -> HostRun:
+    """Run ``scenario`` on the testbed, writing under <artifacts root>/<folder>/<test>/
+    (the root read now, not at import)."""
+    workdir = artifacts_root() / folder / request.node.name
     run = run_on_testbed(scenario, workdir, fabric=fabric, budget_s=BUDGET_S, **options)
     print(run.summary())
     return run

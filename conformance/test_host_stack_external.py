@@ -19,11 +19,10 @@ import pytest
 
 from atp_fixtures.oracles.host_timing import external_timer
 from atp_fixtures.targets.testbed import load_testbed
-from host_stack.session import HostStackCommand, run_on_testbed
+from host_stack.session import HostStackCommand
 
 from conformance.test_host_stack import (
-    ARTIFACTS, BUDGET_S, assert_exactly_once, assert_wire_carries_gradients, fabric,
-    load,
+    assert_exactly_once, assert_wire_carries_gradients, fabric, load, run_scenario_here,
 )
 
 __all__ = ["fabric"]  # the module-scoped fixture, shared with test_host_stack.py
@@ -46,9 +45,7 @@ def external(request) -> HostStackCommand:
 @pytest.mark.parametrize("name", ["parameter-loss", "overflow-switch-saturation",
                                   "collisions-small-pool"])
 def test_external_host_stack_is_exactly_once(request, fabric, external, name):
-    workdir = ARTIFACTS / "host_stack_external" / request.node.name
-    run = run_on_testbed(load(name), workdir, fabric=fabric, budget_s=BUDGET_S,
-                        command=external)
-    print(run.summary())
+    run = run_scenario_here(request, load(name), fabric, "host_stack_external",
+                            command=external)
     assert_exactly_once(run, external_timer(run.timeout_us))
     assert assert_wire_carries_gradients(run) > 0

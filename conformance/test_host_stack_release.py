@@ -31,7 +31,6 @@ the worker's 12 quantization threads), so each runs once per module.
 
 from __future__ import annotations
 
-import os
 from collections import defaultdict
 from pathlib import Path
 
@@ -39,6 +38,7 @@ import pytest
 
 from reference.wire import ELEMENTS, FLAG_ACK, FLAG_RESEND, WireError, decode
 
+from atp_fixtures.report.artifacts import artifacts_root
 from host_stack.capture import read_pcap
 from host_stack.netns import unavailable_reason
 from host_stack.release_build import ReleaseBuildError, build_release, release_source
@@ -48,8 +48,6 @@ from host_stack.release_run import (
     SOFTSWITCH_CLOCK_RATE, TENSOR_ELEMENTS, THREADS, ReleaseRunError, run_release,
 )
 
-ROOT = Path(__file__).resolve().parents[1]
-ARTIFACTS = Path(os.environ.get("ATP_ARTIFACTS_DIR", ROOT / "reports" / "artifacts"))
 RUN_LIMIT_S = 400.0            # bounds a hung run; a finished one takes ~100 s here
 SWITCH_SLICE_S = 45.0          # the softswitch run's traffic (see the module docstring)
 SWITCH_RUN_LIMIT_S = 1800.0    # bounds a hung --release-job=whole (608 s at load ~45 here)
@@ -102,7 +100,7 @@ def _run(request, fabric: str, duration_s: float, clock_rate: float | None = Non
                     f"{missing_reason()}")
     try:
         binaries = build_release()
-        return run_release(binaries, ARTIFACTS / f"host_stack_release_{fabric}",
+        return run_release(binaries, artifacts_root() / f"host_stack_release_{fabric}",
                            duration_s=duration_s, fabric=fabric, clock_rate=clock_rate)
     except (ReleaseBuildError, ReleaseRunError) as exc:
         pytest.fail(str(exc))

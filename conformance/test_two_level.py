@@ -20,7 +20,7 @@ import pytest
 from hypothesis import given
 
 from atp_fixtures.oracles.properties import assert_completed, assert_exactly_once, assert_same_results
-from atp_fixtures.running.outcome import failure_folder
+from atp_fixtures.report.artifacts import failure_folder
 from atp_fixtures.generation.state_machine import driver_switch_factory, make_switch_machine_test
 from atp_fixtures.generation.strategies import two_level_scenarios
 from atp_fixtures.targets.base import ATTRIBUTED_OUTPUT, READ_REGISTERS, TWO_LEVEL

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 
 from atp_fixtures.running.closed_loop import within_pool
-from atp_fixtures.oracles.comparator import compare
+from atp_fixtures.oracles.comparator import assert_matches, compare
 from atp_fixtures.running.replay import replay
 from atp_fixtures.generation.shaping import under_profile
 from atp_fixtures.generation.strategies import scenarios
@@ -19,13 +19,10 @@ from reference.run import run_scenario
 
 
 def _replay_and_compare(trace, target, profile: str) -> None:
-    reports = []
-    for switch in trace.switches.values():
-        comparison = compare(switch, replay(switch, target, profile))
-        if not comparison.ok:
-            reports.append(comparison.report())
-    assert not reports, (f"trace {trace.name} ({trace.source}) diverges on target "
-                         f"{target.name!r}:\n" + "\n".join(reports))
+    comparisons = [compare(switch, replay(switch, target, profile))
+                   for switch in trace.switches.values()]
+    assert_matches(comparisons, f"trace {trace.name} ({trace.source}) diverges on target "
+                                f"{target.name!r}:")
 
 
 def test_corpus_trace_replays_identically(corpus_trace, target, profile, request):

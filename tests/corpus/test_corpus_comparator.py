@@ -54,6 +54,30 @@ def test_changed_flag_differs_by_flag_name():
     assert re.search(r"flags\s+expected ecn\|collision\s+observed ecn$", report, re.M), report
 
 
+def test_the_lockstep_renders_a_mismatch_as_the_comparator_does():
+    """One renderer of MISSING / EXTRA / DIFFERS lines: the lockstep's report shows the
+    comparator's frame mismatch with the same frames and fields, its sides named."""
+    from atp_fixtures.running.lockstep import Divergence
+    data = trace_dict(ECN)
+    tor0(data)["egress"][0]["packet"]["flags"] = "ecn|collision"
+    del tor0(data)["egress"][1]
+    comparison = run(data)
+    differs, extra = sorted(comparison.mismatches, key=lambda m: m.kind)
+    assert (differs.kind, extra.kind) == ("differs", "extra")
+    ingress = comparison.trace.ingress[1]
+    report = Divergence("tor0", 1, ingress.port, ingress.time_ns, 0, ingress.frame,
+                        [differs, extra]).report().splitlines()
+    expected, observed = (describe_frame(p.frame) for p in (differs.expected,
+                                                            differs.observed))
+    assert (f"DIFFERS on port 9: the reference emits {expected}; the target emits "
+            f"{observed}") in report
+    assert any(re.fullmatch(r"    flags\s+expected ecn\|collision\s+observed ecn", line)
+               for line in report), report
+    assert (f"EXTRA on port 9: the target emits {describe_frame(extra.observed.frame)}"
+            in report)
+    assert sum(line.startswith(("DIFFERS ", "EXTRA ", "MISSING ")) for line in report) == 2
+
+
 def test_missing_frame_names_the_port():
     """The target did not emit a frame the trace expects."""
     data = trace_dict(PARAM)

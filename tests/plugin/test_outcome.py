@@ -1,6 +1,6 @@
 """One Outcome per test: what the run recorded as it happened is what the report reads.
 A lockstep divergence is kept when the shadow finds it (the very object, once), the
-comparisons a failing test held come with its failure (no process-wide buffer), and a
+comparisons a failing test made come with its failure (no process-wide buffer), and a
 failure of the hosts' rules is filed under the host rules whichever property module
 caught it."""
 
@@ -14,13 +14,14 @@ import textwrap
 from pathlib import Path
 
 from atp_fixtures.generation.corpus import load_scenario
-from atp_fixtures.oracles.comparator import compare
+from atp_fixtures.oracles.comparator import TraceMismatch, assert_matches, compare
 from atp_fixtures.oracles.host_rules import HostRuleViolation
 from atp_fixtures.running.closed_loop import assert_lockstep, run_on_target
 from atp_fixtures.running.lockstep import LockstepDivergence
 from atp_fixtures.running.outcome import HOST_RULES, Outcome
 from atp_fixtures.running.replay import replay
 from atp_fixtures.running.trace import load_trace
+from atp_fixtures.targets.reference import ReferenceTarget
 
 ROOT = Path(__file__).resolve().parents[2]
 REPORTS = ROOT / "tests" / "reports"
@@ -47,19 +48,26 @@ def test_divergences_are_recorded_as_the_lockstep_finds_them():
         "exactly_once"
 
 
-def test_the_comparisons_a_failure_held_are_the_outcomes():
+def test_the_comparisons_a_failure_carries_are_the_outcomes():
+    """The comparisons reach the Outcome in the exception ``assert_matches`` raises
+    (all of them, the differing one first here, whichever switch was compared last);
+    a plain assert that merely held a Comparison in a local variable hands over none."""
     switch = load_trace(COLLISION_TRACE).switches["tor0"]
-
-    def check():
-        comparisons = [compare(switch, replay(switch, DropsCollisionFlag(), "spec"))]
-        assert comparisons[0].ok, comparisons[0].report()
-
+    broken = compare(switch, replay(switch, DropsCollisionFlag(), "spec"))
+    intact = compare(switch, replay(switch, ReferenceTarget(), "spec"))
     outcome = Outcome()
     try:
-        check()
+        assert_matches([broken, intact], "headline:")
+    except TraceMismatch as exc:
+        assert str(exc).startswith("headline:\n" + broken.report())
+        outcome.failed(exc)
+    assert outcome.comparisons == [broken, intact] and outcome.rule is None
+    try:
+        assert broken.ok, broken.report()
     except AssertionError as exc:
         outcome.failed(exc)
-    assert len(outcome.comparisons) == 1 and not outcome.comparisons[0].ok
+    assert outcome.comparisons == []
+    assert_matches([intact])            # nothing differs: no failure
     outcome.failed(None)
     assert outcome.comparisons == [] and outcome.rule is None
 

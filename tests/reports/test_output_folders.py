@@ -9,7 +9,9 @@ import os
 import re
 import subprocess
 from pathlib import Path
+from types import SimpleNamespace
 
+from atp_fixtures.report.artifacts import failure_folder
 from atp_fixtures.report.summary import summary_path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,3 +49,29 @@ def test_suite_runs_started_by_the_tests_write_outside_the_checkout():
     for path in (summary, artifacts):
         assert reports not in path.parents, (
             f"{path}: a suite run started by make test would overwrite the user's own")
+
+
+def test_the_artifacts_folder_is_read_when_needed_not_at_import(monkeypatch, tmp_path):
+    """$ATP_ARTIFACTS_DIR set after the suite's modules were imported moves a failing
+    test's folder and the host-stack runs' work folders (the conformance modules ask
+    ``atp_fixtures.report.artifacts`` each time; none reads the variable itself)."""
+    import conformance.test_host_stack as host_stack_tests
+    workdirs = []
+
+    def run_on_testbed(scenario, workdir, **options):
+        workdirs.append(workdir)
+        return SimpleNamespace(summary=lambda: "not run")
+
+    monkeypatch.setattr(host_stack_tests, "run_on_testbed", run_on_testbed)
+    node = SimpleNamespace(name="test_x", nodeid="conformance/test_h.py::test_x")
+    scenario = host_stack_tests.load("parameter-loss")
+    for root in (tmp_path / "first", tmp_path / "second"):
+        monkeypatch.setenv("ATP_ARTIFACTS_DIR", str(root))
+        for folder in ("host_stack", "host_stack_external"):
+            host_stack_tests.run_scenario_here(SimpleNamespace(node=node), scenario,
+                                               "bridge", folder)
+            assert workdirs[-1] == root / folder / "test_x"
+        assert failure_folder(node) == root / "conformance_test_h.py_test_x"
+    readers = sorted(p.name for p in (ROOT / "conformance").glob("*.py")
+                     if "ATP_ARTIFACTS_DIR" in p.read_text())
+    assert not readers, f"{readers} read $ATP_ARTIFACTS_DIR themselves"

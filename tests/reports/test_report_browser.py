@@ -14,13 +14,12 @@ from pathlib import Path
 
 import pytest
 
+from atp_fixtures.report.artifacts import artifacts_root
 from broken_target import FAILING_TEST
 from report_run import run_suite
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-SCREENSHOT = Path(os.environ.get("ATP_ARTIFACTS_DIR", ROOT / "reports" / "artifacts")) \
-    / "report-browser" / "failing-test-page.png"
 # what the failing test's page must show: the diff's heading, the frame it starts at,
 # the flag by name, the value element and the register that differ
 MUST_SHOW = ("field-level diff", "first divergence", "DIFFERS port 8, frame #1",
@@ -50,11 +49,12 @@ def test_failing_test_page_shows_the_field_level_diff(tmp_path):
          f"ALLURE_REPORT={html}"], cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert render.returncode == 0, render.stdout + render.stderr
     assert (html / "index.html").stat().st_size > 100_000
-    SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
-    SCREENSHOT.unlink(missing_ok=True)
+    screenshot = artifacts_root() / "report-browser" / "failing-test-page.png"
+    screenshot.parent.mkdir(parents=True, exist_ok=True)
+    screenshot.unlink(missing_ok=True)
     browse = subprocess.run(
         ["node", str(ROOT / "reports" / "browser_check.mjs"), str(html / "index.html"),
-         "test_collision_is_flagged", str(SCREENSHOT), *MUST_SHOW],
+         "test_collision_is_flagged", str(screenshot), *MUST_SHOW],
         cwd=ROOT / "reports", capture_output=True, text=True, timeout=300,
         env={**os.environ, "CHROMIUM": CHROMIUM})
     assert browse.returncode == 0, browse.stdout + browse.stderr
@@ -63,5 +63,5 @@ def test_failing_test_page_shows_the_field_level_diff(tmp_path):
     # here); the page itself is then opened by its id, and what the tree showed is in
     # the check's stderr. What must hold is what the failing test's page shows.
     assert seen["found"] == {text: True for text in MUST_SHOW}, (seen, browse.stderr)
-    png = SCREENSHOT.read_bytes()
+    png = screenshot.read_bytes()
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 20_000

@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from atp_fixtures.report.summary import RunSummary
 from broken_target import FAILING_TEST
 from report_run import run_suite
 
@@ -30,8 +31,9 @@ def test_summary_counts_per_property_with_reasons(tmp_path, workers):
     demo = summary["properties"]["demo"]
     assert (demo["passed"], demo["failed"], demo["skipped"]) == (2, 1, 1)
     assert demo["reasons"] == {
-        "AssertionError: switch tor0: 4 ingress packets, 3 frames expected, 3 observed: "
-        "2 differing, 0 missing, 0 extra; 2 register difference(s)": 1,
+        "atp_fixtures.oracles.comparator.TraceMismatch: switch tor0: 4 ingress packets, "
+        "3 frames expected, 3 observed: 2 differing, 0 missing, 0 extra; 2 register "
+        "difference(s)": 1,
         "target 'reference' lacks capability 'teleportation'": 1}
     assert summary["targets"]["reference"]["failed"] == 1
     tests = {t["nodeid"].split("::")[1]: t for t in summary["tests"]}
@@ -56,13 +58,24 @@ def test_progress_lines_on_long_hypothesis_runs(tmp_path):
     assert "test_demo.py::test_generated: 2 examples so far" in result.output
 
 
+def test_a_section_belongs_to_its_summary_not_to_the_process():
+    """Sections are the session's: a summary made after another got a section (the
+    next in-process session, e.g. pytester's) does not show it."""
+    first = RunSummary("reference", "spec", 1)
+    first.add_section("p4_coverage", lambda summary: ({"covered": 1}, ["1 covered"]))
+    assert first.to_dict()["sections"] == {"p4_coverage": {"covered": 1}}
+    second = RunSummary("reference", "spec", 2)
+    assert second.to_dict()["sections"] == {}
+
+
 def test_sections_registered_by_other_modules(tmp_path):
     (tmp_path / "conftest.py").write_text(
-        "from atp_fixtures.report.summary import register_section\n"
+        "from atp_fixtures.report.summary import summary_of\n"
         "def _checks(summary):\n"
         "    n = sum(r.properties.get('checks', 0) for r in summary.records.values())\n"
         "    return {'total': n}, [f'{n} checks ran']\n"
-        "register_section('checks', _checks)\n"
+        "def pytest_sessionstart(session):\n"
+        "    summary_of(session.config).add_section('checks', _checks)\n"
         "import pytest\n"
         "@pytest.fixture(autouse=True)\n"
         "def _count(request):\n"
@@ -113,3 +126,23 @@ def test_a_host_rule_failure_is_reported_under_the_host_rules(tmp_path):
     checks = summary["sections"]["checks on the target"]
     assert list(checks["host_rules"]["failures"].values()) == [["test_hosts_break_aimd"]]
     assert checks["demo"]["failures"] == {}
+
+
+def test_the_progress_interval_is_read_per_test_not_at_import(pytester, monkeypatch):
+    """In this process the plugin's modules are long imported: ``$ATP_PROGRESS_S`` set
+    now still takes effect in an in-process run."""
+    import atp_fixtures.report.hooks  # noqa: F401  (imported before the variable is set)
+    monkeypatch.setenv("ATP_PROGRESS_S", "0")
+    pytester.makepyfile(test_progress="""
+        from hypothesis import given, settings, strategies as st
+
+        @settings(max_examples=3, database=None)
+        @given(x=st.integers())
+        def test_generated(x, target):
+            assert isinstance(x, int)
+    """)
+    result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "-o", "addopts=",
+                                          "--target=reference", "-s")
+    result.assert_outcomes(passed=1)
+    assert "test_progress.py::test_generated: 2 examples so far" in (
+        result.stdout.str() + result.stderr.str())

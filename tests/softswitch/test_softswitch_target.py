@@ -5,7 +5,7 @@ import os
 
 import pytest
 
-from atp_fixtures.oracles.comparator import compare
+from atp_fixtures.oracles.comparator import assert_matches, compare
 from atp_fixtures.generation.corpus import trace_files
 from atp_fixtures.plugin import DEFAULT_CORPUS
 from atp_fixtures.running.replay import replay
@@ -50,7 +50,7 @@ def test_corpus_traces_replay_byte_for_byte_with_registers_over_grpc(target):
     for trace in traces:
         for sw in trace.switches.values():
             result = compare(sw, replay(sw, target, "spec"))
-            assert result.ok, f"{trace.name}: {result.report()}"
+            assert_matches([result], f"{trace.name}:")
             assert sw.registers is None or result.registers_checked
 
 
