@@ -154,40 +154,32 @@ class Pre:
 
     def read_node(self, t: TableInfo, te: pb.TableEntry):
         """The nodes a read names (every node without a key)."""
-        nid = fixed_key(t, te)
-        if nid is not None and nid not in self.nodes:
-            raise DeviceError(grpc.StatusCode.NOT_FOUND, f"$pre.node: no node {nid}")
-        for n in ([nid] if nid is not None else sorted(self.nodes)):
-            node = self.nodes[n]
-            ent = fixed_entity(t, n)
-            d = ent.table_entry.data.fields
-            f = d.add()
-            f.field_id = t.data["$MULTICAST_RID"].id
-            f.stream = encode_int(node.rid, 16)
-            f = d.add()
-            f.field_id = t.data["$MULTICAST_LAG_ID"].id
-            f.int_arr_val.val.extend(node.lags)
-            f = d.add()
-            f.field_id = t.data["$DEV_PORT"].id
-            f.int_arr_val.val.extend(node.ports)
-            yield ent
+        return self._read(t, te, "$pre.node: no node", self.nodes, lambda node: [
+            ("$MULTICAST_RID", "stream", encode_int(node.rid, 16)),
+            ("$MULTICAST_LAG_ID", "int_arr_val", node.lags),
+            ("$DEV_PORT", "int_arr_val", node.ports)])
 
     def read_mgid(self, t: TableInfo, te: pb.TableEntry):
         """The groups a read names (every group without a key)."""
-        g = fixed_key(t, te)
-        if g is not None and g not in self.groups:
-            raise DeviceError(grpc.StatusCode.NOT_FOUND, f"$pre.mgid: no group {g}")
-        for m in ([g] if g is not None else sorted(self.groups)):
-            grp = self.groups[m]
-            ent = fixed_entity(t, m)
-            d = ent.table_entry.data.fields
-            f = d.add()
-            f.field_id = t.data["$MULTICAST_NODE_ID"].id
-            f.int_arr_val.val.extend(grp.nodes)
-            f = d.add()
-            f.field_id = t.data["$MULTICAST_NODE_L1_XID_VALID"].id
-            f.bool_arr_val.val.extend(grp.xid_valid)
-            f = d.add()
-            f.field_id = t.data["$MULTICAST_NODE_L1_XID"].id
-            f.int_arr_val.val.extend(grp.xids)
+        return self._read(t, te, "$pre.mgid: no group", self.groups, lambda grp: [
+            ("$MULTICAST_NODE_ID", "int_arr_val", grp.nodes),
+            ("$MULTICAST_NODE_L1_XID_VALID", "bool_arr_val", grp.xid_valid),
+            ("$MULTICAST_NODE_L1_XID", "int_arr_val", grp.xids)])
+
+    @staticmethod
+    def _read(t: TableInfo, te: pb.TableEntry, missing: str, store: dict, fields):
+        """The entries of a PRE table a read names: the one its key gives (NOT_FOUND when
+        absent) or all, each with ``fields(value)``'s (name, kind, value) data fields."""
+        key = fixed_key(t, te)
+        if key is not None and key not in store:
+            raise DeviceError(grpc.StatusCode.NOT_FOUND, f"{missing} {key}")
+        for k in ([key] if key is not None else sorted(store)):
+            ent = fixed_entity(t, k)
+            for name, kind, value in fields(store[k]):
+                f = ent.table_entry.data.fields.add()
+                f.field_id = t.data[name].id
+                if kind == "stream":
+                    f.stream = value
+                else:
+                    getattr(f, kind).val.extend(value)
             yield ent
