@@ -77,3 +77,18 @@ def test_a_failing_daemon_leaves_no_veths(tmp_path):
         with pairs:
             SwitchdProcess(bad, {1: pairs.switch[0]}, timeout=60)
     assert not any(os.path.exists(f"/sys/class/net/{n}") for n in names)
+
+
+@pytest.mark.parametrize("running, needed, serves", [
+    ((False, 70000, "trailer"), (False, 30000, "trailer"), True),    # a larger pool runs it
+    ((False, 30000, "trailer"), (False, 70000, "trailer"), False),   # too small a pool
+    ((False, 20000, "trailer"), (True, 20000, "trailer"), False),    # another program
+    ((False, 20000, "trailer"), (False, 20000, "real"), False),      # another clock
+    ((False, None, "trailer"), (False, None, "trailer"), True),      # bf-p4c's build
+    ((False, None, "trailer"), (False, 4096, "trailer"), False),     # wide vs tofino build
+])
+def test_a_daemon_is_kept_for_any_setup_its_build_serves(running, needed, serves):
+    """Scenarios of alternating pool sizes must not restart the daemon each example (a
+    start costs ~4 s); one with another program, clock or a larger pool must."""
+    from atp_fixtures.targets.softswitch import build_serves
+    assert build_serves(running, needed) is serves
