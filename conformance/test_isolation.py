@@ -58,11 +58,9 @@ def test_other_jobs_never_change_results(data, profile, run_on):
     _check(scenario, run_on)
 
 
+@pytest.mark.corpus_where(lambda s: len(s.jobs) >= 2)     # one job: nothing to isolate
 def test_corpus_isolation(corpus_scenario, corpus_scenario_for, run_on):
-    scenario = corpus_scenario_for(corpus_scenario)
-    if len(scenario.jobs) < 2:
-        pytest.skip("one job: nothing to isolate it from")
-    _check(scenario, run_on)
+    _check(corpus_scenario_for(corpus_scenario), run_on)
 
 
 @pytest.mark.deviation("9.10", "the release's PS takes a fresh index from a shuffled list "

@@ -300,3 +300,40 @@ def test_host_stack_option_takes_ours_or_command(suite):
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*--host-stack*invalid choice*"])
     run(suite, "-k", "uses_target", "--host-stack=command").assert_outcomes(passed=1)
+
+
+CORPUS_TESTS = """
+    import pytest
+
+    @pytest.mark.corpus_where(lambda s: len(s.jobs) >= 2)
+    def test_jobs(corpus_scenario):
+        pass
+
+    def test_every_scenario(corpus_scenario):
+        pass
+
+    def test_trace(corpus_trace):
+        pass
+"""
+
+
+@pytest.mark.parametrize("profile", ["spec", "atp-release"])
+def test_corpus_cases_with_nothing_to_check_are_not_collected(pytester, profile):
+    """A corpus case a test has nothing to check in is left out at collection (not a
+    skip, which must mean a missing capability): scenarios its ``corpus_where`` rejects,
+    and release traces under spec."""
+    from atp_fixtures.generation.corpus import load_scenario, scenario_files, trace_files
+    from atp_fixtures.plugin import DEFAULT_CORPUS
+    from atp_fixtures.running.trace import load_trace
+    pytester.makepyfile(test_corpus=textwrap.dedent(CORPUS_TESTS))
+    result = run(pytester, "--collect-only", "-q", f"--profile={profile}")
+    ids = [line for line in result.outlines if "::" in line]
+    scenarios = scenario_files(DEFAULT_CORPUS)
+    several = {p.stem for p in scenarios if len(load_scenario(p).jobs) >= 2}
+    assert 0 < len(several) < len(scenarios)
+    assert {i.split("[")[1][:-1] for i in ids if "test_jobs[" in i} == several
+    assert sum("test_every_scenario[" in i for i in ids) == len(scenarios)
+    traces = {p.stem: load_trace(p).profile for p in trace_files(DEFAULT_CORPUS)}
+    assert "atp-release" in traces.values() and "spec" in traces.values()
+    kept = {t for t, p in traces.items() if p in ("spec", profile)}
+    assert {i.split("[")[1][:-1] for i in ids if "test_trace[" in i} == kept
