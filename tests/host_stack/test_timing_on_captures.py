@@ -275,3 +275,29 @@ def test_hole_resends_around_a_later_calling_frame_are_holes():
             for f in capture.hosts["h0"] if not f.to_host]
     assert sent == [(s, False) for s in range(1, 9)] + [(5, True), (7, True)]
     assert check_host_timing(capture, host_stack_timer(TIMEOUT_US)) == []
+
+
+def test_a_burst_paused_with_nothing_heard_is_one_expiry():
+    """A host descheduled inside an expiry's burst for longer than its timer, with
+    nothing of the job reaching it meanwhile, still resends one rising run: one expiry,
+    not two (a second expiry with nothing heard resends from the lowest unacknowledged
+    seq again, so it cannot continue the rise). Here the first window is lost whole, the
+    start timeout fires and the burst 1..4 pauses 1.5 timeouts after seq 1 (a loaded
+    run over the softswitch paused 20.9 and 49 ms inside bursts of a 20 ms timer and
+    the check reported early timeouts)."""
+    first_window = set()
+
+    def lose_first_window(p, now):
+        if p.seq <= 4 and p.seq not in first_window:
+            first_window.add(p.seq)
+            return True
+        return False
+    capture = run_host(one_job(8, 4), "h0", drop=lose_first_window)
+    frames = capture.hosts["h0"]
+    first = next(k for k, f in enumerate(frames) if f.packet.flags & FLAG_RESEND)
+    assert [f.packet.seq for f in frames[first:first + 4]] == [1, 2, 3, 4]
+    pause = 3 * TIMEOUT_US * 1000 // 2
+    records = [(f.time_ns + (pause if k > first else 0), f.frame)
+               for k, f in enumerate(frames)]
+    paused = TimedCapture.from_records(capture.scenario, {"h0": records})
+    assert rules(paused) == set()
