@@ -69,6 +69,7 @@ constraints: $(VENV)/.installed
 # everything a run writes (keep in step with .gitignore; tests/reports/test_output_folders.py)
 RUN_OUTPUTS := reports/allure-results reports/allure-results-release \
 	reports/allure-results-host-stack reports/allure-results-real-packets \
+	reports/allure-results-softswitch reports/summary-softswitch.json \
 	reports/allure-report reports/artifacts reports/summary.json \
 	reports/summary-tofino-model.json reports/p4-coverage-spec.json \
 	reports/p4-coverage-atp-release.json
