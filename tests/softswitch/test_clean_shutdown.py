@@ -30,8 +30,13 @@ RUN = ["conformance/test_wire_conformance.py", "--target=softswitch", "-p", "no:
        "-q", "--seed=7"]
 # generated two-rack scenarios (100 examples: minutes), each rack switch a daemon of the pool
 RUN_MULTI_SWITCH = ["conformance/test_two_level.py", "-k", "test_multi_rack_equals_single_switch",
-                    "--target=softswitch", "-p", "no:cacheprovider", "-q", "--seed=7",
-                    "--hypothesis-profile=dev"]
+                    "-p", "no:cacheprovider", "-q", "--seed=7", "--hypothesis-profile=dev"]
+# ... on the softswitch target's pool, and on the testbed's switches through the
+# tofino-model driver (softswitches in bf_switchd's place, one per rack switch)
+MULTI_SWITCH_TARGETS = {
+    "softswitch": ["--target=softswitch"],
+    "tofino-model": ["--target=tofino-model",
+                     "--testbed=fixtures/testbeds/softswitch-as-model.yaml"]}
 START_S = 180.0        # the inner pytest's start, atp.p4's compile in the daemon, traffic
 GONE_S = 15.0
 # how long a signalled pytest may take to finish its teardown and exit (SIGINT lets the
@@ -181,10 +186,12 @@ def test_killing_pytest_mid_run_leaves_nothing(sig):
     _assert_gone([daemon])
 
 
-def test_killing_a_multi_switch_run_leaves_none_of_its_daemons():
-    """A two-level run takes a softswitch per rack switch from its pool: SIGKILLed
-    mid-way (nothing of pytest runs), every one of them stops and takes its veths."""
-    run, daemons = _start(RUN_MULTI_SWITCH, daemons=2)
+@pytest.mark.parametrize("target", sorted(MULTI_SWITCH_TARGETS))
+def test_killing_a_multi_switch_run_leaves_none_of_its_daemons(target):
+    """A two-level run takes a softswitch per rack switch from its pool (the softswitch
+    target's, or the testbed's switches): SIGKILLed mid-way (nothing of pytest runs),
+    every one of them stops and takes its veths."""
+    run, daemons = _start([*RUN_MULTI_SWITCH, *MULTI_SWITCH_TARGETS[target]], daemons=2)
     seen = {d.pid: d for d in daemons}
     try:
         for d in _daemons_of(run):
