@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from atp_fixtures.plugin import DEFAULT_CORPUS, too_many_switches_reason
+from atp_fixtures.targets.session import SessionState
 from atp_fixtures.targets.testbed import PortSetup, load_testbed
 from atp_fixtures.targets import testbed as testbed_files
 from suite_cli import run_on_tofino_model
@@ -60,6 +62,22 @@ def test_shipped_two_switch_example_names_two_endpoints_in_rack_order():
     assert first.device_port(100) == second.device_port(100) == 13
     assert not set(first.ports.values()) & set(second.ports.values())
     assert first.where.endswith("switches[0]") and second.where.endswith("switches[1]")
+
+
+@pytest.mark.parametrize("name, target, count", [
+    ("two-tofino-models.example.yaml", "tofino-model", 2),
+    ("tofino-model.yaml", "tofino-model", 1),
+    ("hardware.example.yaml", "hardware", 1),
+    ("softswitch-as-model.yaml", "tofino-model", 4)])
+def test_a_run_has_as_many_rack_switches_as_the_testbed_names(name, target, count):
+    """The session's limit on rack switches is the testbed's count; beyond it the skip
+    names the file, its count and how to add switches (no driver is opened here)."""
+    bed = load_testbed(TESTBEDS / name, check_interfaces=False)
+    state = SessionState(target, "spec", bed, DEFAULT_CORPUS, seed=0)
+    assert state.max_switches == count
+    reason = too_many_switches_reason(state, count + 1)
+    assert f"testbed {bed.path}, which names {count}: to check such scenarios" in reason
+    assert ("softswitch.switches" if bed.softswitch else "under its 'switches:'") in reason
 
 
 def test_a_switch_item_overrides_the_top_level_program_name(tmp_path):
