@@ -265,10 +265,18 @@ def test_artifacts_are_those_of_the_failing_example_only(pytester, monkeypatch):
     assert json.loads((folder / "counterexample.json").read_text())["seed"] == 3
 
 
-def test_multi_switch_scenarios_skip_on_a_one_switch_target(pytester):
-    """A target that is one switch cannot be every rack of a multi-rack closed loop:
-    such scenarios are skipped with the reason; the single-switch ones still run."""
-    pytester.makeconftest("import atp_fixtures.plugin\natp_fixtures.plugin.MULTI_INSTANCE_TARGETS = ()\n")
+def test_multi_switch_scenarios_skip_beyond_the_testbed_s_switches(pytester):
+    """A target whose switches a testbed names (tofino-model, hardware; here p4sim
+    treated the same way) has one switch per rack only up to the number the testbed
+    names: a scenario with more rack switches is skipped with the reason (the testbed,
+    its count, how to add more); the ones within it still run."""
+    pytester.makeconftest(textwrap.dedent("""
+        import atp_fixtures.plugin as plugin
+        import atp_fixtures.targets.session as session
+        session.IN_PROCESS_TARGETS = ("reference",)
+        session.TESTBED_TARGETS = plugin.TESTBED_TARGETS = ("p4sim",)
+    """))
+    pytester.makefile(".yaml", bed="target: tofino-model\n")
     pytester.makepyfile(helpers=textwrap.dedent(SCENARIO))
     pytester.makepyfile(test_racks=textwrap.dedent("""
         from hypothesis import HealthCheck, given, settings, strategies as st
@@ -290,9 +298,12 @@ def test_multi_switch_scenarios_skip_on_a_one_switch_target(pytester):
         def test_always_two(run_on, racks):
             run_on(scenario(1, racks))
     """))
-    result = run(pytester, "--seed=3", "-rs")
+    result = run(pytester, "--seed=3", "-rs", f"--testbed={pytester.path / 'bed.yaml'}")
     result.assert_outcomes(passed=1, skipped=2)
-    result.stdout.fnmatch_lines(["*is one switch, the scenario has 2 rack switches*"])
+    result.stdout.fnmatch_lines([f"*the scenario has 2 rack switches, target 'p4sim' runs "
+                                 f"one per switch of testbed {pytester.path / 'bed.yaml'}, "
+                                 f"which names 1: to check such scenarios, list more under "
+                                 f"its 'switches:'*"])
 
 
 def test_host_stack_option_takes_ours_or_command(suite):

@@ -1,6 +1,9 @@
 """--target=softswitch runs multi-switch scenarios for real: each rack switch of a
 closed loop is its own softswitch daemon (own veths, own gRPC port), taken from the
-session's pool (``atp_fixtures.targets.pool``), and the verdict is p4sim's.
+session's pool (``atp_fixtures.targets.pool``), and the verdict is p4sim's. So does
+--target=tofino-model with a testbed naming several switches: the run takes the
+testbed's switches in order, here those of ``softswitch-as-model.yaml`` (a softswitch
+per switch in bf_switchd's place, through the driver a Tofino user runs).
 
 A two-rack corpus scenario (a job over two racks, the upper switch flushing a partial
 aggregate) runs in lockstep with the
@@ -13,6 +16,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -23,12 +27,15 @@ from atp_fixtures.running.closed_loop import run_on_target
 from atp_fixtures.targets import open_target
 from atp_fixtures.targets.base import TargetUnavailable
 from atp_fixtures.targets.session import SessionState
+from atp_fixtures.targets.testbed import load_testbed
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("softswitch-veth")]
 
 SCENARIO = DEFAULT_CORPUS / "scenarios" / "two-level-partial-flush.json"
 DEFECTIVE_SWITCH = "tor1"       # the edge switch of job 20's rack b, whose PS is in tor0
 DEFECTIVE_JOB = 20
+AS_MODEL = Path(__file__).resolve().parents[2] / "fixtures" / "testbeds" / \
+    "softswitch-as-model.yaml"
 
 
 class PoolSession:
@@ -48,11 +55,12 @@ class PoolSession:
         return factory
 
 
-@pytest.fixture(scope="module")
-def session():
+@pytest.fixture(scope="module", params=["softswitch", "tofino-model"])
+def session(request):
     """Closing the session must remove every daemon's veths (only this session's are
     looked at: other runs share the machine)."""
-    state = SessionState("softswitch", "spec", None, DEFAULT_CORPUS, seed=0)
+    testbed = load_testbed(AS_MODEL) if request.param == "tofino-model" else None
+    state = SessionState(request.param, "spec", testbed, DEFAULT_CORPUS, seed=0)
     try:
         state.driver()
     except TargetUnavailable as e:
@@ -100,6 +108,8 @@ def test_two_racks_run_on_two_daemons_with_p4sim_s_verdict(session):
     assert len(drivers) == 2 and drivers[0] is not drivers[1]
     addresses = [d.endpoint.address for d in drivers]
     assert addresses[0] != addresses[1], "both rack switches answered on one gRPC port"
+    if session.state.target == "tofino-model":
+        assert [d.switch for d in drivers] == [0, 1], "not the testbed's switches in order"
     assert not set(drivers[0].interfaces) & set(drivers[1].interfaces)
     assert divergences == [], divergences[0].report() if divergences else ""
     assert run.completed and check_host_rules(run) == []

@@ -66,10 +66,13 @@ def test_the_shipped_release_testbed_selects_the_map_and_the_loopback_port():
     assert bed.target == "tofino-model" and bed.p4_name == "p4ml"
     assert bed.program.loopback_port == 68
     assert Path(bed.program.names.path).resolve() == DEFAULT_MAP
-    assert 68 not in {bed.device_port(p) for p in bed.ports}
+    switch, = bed.switches
+    assert 68 not in {switch.device_port(p) for p in switch.ports}
     hw = load_testbed(SHIPPED.with_name("p4ml-hardware.example.yaml"), check_interfaces=False)
     assert hw.target == "hardware" and hw.program.loopback_port == 20
-    assert 20 not in {hw.device_port(p) for p in hw.ports} and hw.port_setup
+    hw_switch, = hw.switches
+    assert 20 not in {hw_switch.device_port(p) for p in hw_switch.ports}
+    assert hw_switch.port_setup
 
 
 def test_the_release_program_probes_clean_and_declares_what_it_lacks(tmp_path, server):

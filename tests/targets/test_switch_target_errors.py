@@ -149,6 +149,20 @@ def test_a_second_client_already_bound(tmp_path, atp_program, client_id, refused
                 target.close()
 
 
+def test_a_second_switch_that_does_not_answer_fails_before_any_run(tmp_path, atp_program):
+    """A testbed naming two switches: the session's driver probes both, so a rack switch
+    that is not up is named (its item and address) before any multi-rack test runs."""
+    down = f"127.0.0.1:{_free_port()}"
+    with serving(atp_program, "atp") as addr:
+        path = tmp_path / "bed.yaml"
+        path.write_text(f"target: tofino-model\ntimeout_s: 2\nswitches:\n"
+                        f"  - {{grpc: '{addr}', ports: {{1: lo}}}}\n"
+                        f"  - {{grpc: '{down}'}}\n")
+        reason = _unavailable(load_testbed(path))
+    assert reason == (f"no BfRuntime server at {down} — start run_switchd.sh -p atp "
+                      f"(testbed {path}: switches[1], key 'grpc')"), reason
+
+
 class _Stalling:
     """Answers nothing in time."""
 

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from atp_fixtures.plugin import DEFAULT_CORPUS, too_many_switches_reason
+from atp_fixtures.targets.session import SessionState
 from atp_fixtures.targets.testbed import PortSetup, load_testbed
 from atp_fixtures.targets import testbed as testbed_files
 from suite_cli import run_on_tofino_model
@@ -22,30 +24,68 @@ def _write(tmp_path, text: str) -> Path:
 
 def test_shipped_tofino_model_testbed_maps_device_port_n_to_veth_2n_plus_1():
     bed = load_testbed(TESTBEDS / "tofino-model.yaml", check_interfaces=False)
-    assert bed.target == "tofino-model" and bed.grpc == "127.0.0.1:50052"
-    assert bed.p4_name == "atp"
-    for port, iface in bed.ports.items():
-        assert iface == f"veth{2 * bed.device_port(port) + 1}", (port, iface)
+    switch, = bed.switches                  # a file without 'switches:' names one
+    assert bed.target == "tofino-model" and switch.grpc == "127.0.0.1:50052"
+    assert switch.p4_name == "atp" and bed.switch_count == 1
+    for port, iface in switch.ports.items():
+        assert iface == f"veth{2 * switch.device_port(port) + 1}", (port, iface)
     # uplinks (suite ports 100+) sit on device ports of pipe 0 (Tofino has no port 100 there)
-    assert {bed.device_port(p) for p in (100, 101, 102)} == {13, 14, 15}
+    assert {switch.device_port(p) for p in (100, 101, 102)} == {13, 14, 15}
     assert bed.softswitch is None and bed.timeout_s >= 30
 
 
 def test_shipped_hardware_example_brings_ports_up_through_port_settings():
     bed = load_testbed(TESTBEDS / "hardware.example.yaml", check_interfaces=False)
+    switch, = bed.switches
     assert bed.target == "hardware"
-    assert bed.port_setup[0] == PortSetup("BF_SPEED_100G", "BF_FEC_TYP_RS",
-                                          "PM_AN_FORCE_DISABLE")
-    assert set(bed.port_setup) == {bed.device_port(p) for p in bed.ports}
+    assert switch.port_setup[0] == PortSetup("BF_SPEED_100G", "BF_FEC_TYP_RS",
+                                             "PM_AN_FORCE_DISABLE")
+    assert set(switch.port_setup) == {switch.device_port(p) for p in switch.ports}
 
 
 def test_shipped_softswitch_testbeds_start_their_own_switch():
     model = load_testbed(TESTBEDS / "softswitch-as-model.yaml")
     assert model.target == "tofino-model" and model.softswitch is not None
     assert model.softswitch.clock == "trailer" and 100 in model.softswitch.ports
-    assert model.ports == {}          # the started softswitch provides them
+    assert model.switches == ()       # the started softswitches provide grpc and ports
+    assert model.switch_count == 4    # one per rack switch, as the softswitch pool's limit
     soft = load_testbed(TESTBEDS / "softswitch.yaml")
     assert soft.target == "softswitch" and soft.softswitch.pool_max == 20000
+
+
+def test_shipped_two_switch_example_names_two_endpoints_in_rack_order():
+    bed = load_testbed(TESTBEDS / "two-tofino-models.example.yaml", check_interfaces=False)
+    assert bed.switch_count == 2
+    first, second = bed.switches
+    assert (first.grpc, second.grpc) == ("10.10.0.1:50052", "10.10.0.2:50052")
+    assert first.p4_name == second.p4_name == "atp"       # the top-level default
+    assert first.device_port(100) == second.device_port(100) == 13
+    assert not set(first.ports.values()) & set(second.ports.values())
+    assert first.where.endswith("switches[0]") and second.where.endswith("switches[1]")
+
+
+@pytest.mark.parametrize("name, target, count", [
+    ("two-tofino-models.example.yaml", "tofino-model", 2),
+    ("tofino-model.yaml", "tofino-model", 1),
+    ("hardware.example.yaml", "hardware", 1),
+    ("softswitch-as-model.yaml", "tofino-model", 4)])
+def test_a_run_has_as_many_rack_switches_as_the_testbed_names(name, target, count):
+    """The session's limit on rack switches is the testbed's count; beyond it the skip
+    names the file, its count and how to add switches (no driver is opened here)."""
+    bed = load_testbed(TESTBEDS / name, check_interfaces=False)
+    state = SessionState(target, "spec", bed, DEFAULT_CORPUS, seed=0)
+    assert state.max_switches == count
+    reason = too_many_switches_reason(state, count + 1)
+    assert f"testbed {bed.path}, which names {count}: to check such scenarios" in reason
+    assert ("softswitch.switches" if bed.softswitch else "under its 'switches:'") in reason
+
+
+def test_a_switch_item_overrides_the_top_level_program_name(tmp_path):
+    path = _write(tmp_path, "p4_name: atp\nswitches:\n  - {grpc: 'h:1', ports: {1: lo}}\n"
+                            "  - {grpc: 'h:2', p4_name: atp2, device_id: 1}\n")
+    first, second = load_testbed(path).switches
+    assert (first.p4_name, second.p4_name) == ("atp", "atp2")
+    assert (second.device_id, second.ports) == (1, {})
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -68,6 +108,30 @@ def test_shipped_softswitch_testbeds_start_their_own_switch():
     ("timeout_s: 0\n", "'timeout_s' must be a positive number"),
     ("port_stats: maybe\n", "'port_stats' must be true or false"),
     ("target: [\n", "not valid YAML"),
+    # several switches: each message names the switch's item and how to fix it
+    ("switches:\n  - {grpc: 'h:1', ports: {1: tgtnosuch0}}\n",
+     "switches[0].ports.1: device port 1 maps to interface 'tgtnosuch0', which does not "
+     "exist"),
+    ("switches:\n  - {grpc: 'h:1'}\n  - {grpc: 'h:1'}\n",
+     "switches[1]: grpc h:1 device_id 0 is also switches[0]'s; each rack switch must be "
+     "its own switch"),
+    ("switches:\n  - {grpc: 'h:1', ports: {1: lo}}\n  - {grpc: 'h:2', ports: {2: lo}}\n",
+     "switches[1]: interface 'lo' is also a port of switches[0]"),
+    ("switches:\n  - {ports: {1: lo}}\n", "switches[0]: needs 'grpc'"),
+    ("switches:\n  - {grpc: 'h:1', port: {1: lo}}\n",
+     "switches[0]: unknown field(s) port; known: grpc, p4_name, device_id, ports"),
+    ("switches:\n  - {grpc: nowhere}\n", "'switches[0].grpc' must be HOST:PORT"),
+    ("switches:\n  - {grpc: 'h:1', device_id: x}\n", "'switches[0].device_id' must be"),
+    ("switches:\n  - {grpc: 'h:1', p4_name: ''}\n", "'switches[0].p4_name' must be"),
+    ("switches:\n  - {grpc: 'h:1', ports: {x: lo}}\n",
+     "switches[0].ports.x: the key must be a port number"),
+    ("grpc: 'h:1'\nswitches:\n  - {grpc: 'h:2'}\n",
+     "grpc at the top and 'switches' both; give each switch its own"),
+    ("switches: []\n", "'switches' must be a list of switches"),
+    ("switches: {grpc: 'h:1'}\n", "'switches' must be a list of switches"),
+    ("softswitch: {ports: [1], switches: 0}\n", "softswitch.switches must be how many"),
+    ("softswitch: {ports: [1]}\nswitches:\n  - {grpc: 'h:1'}\n",
+     "'softswitch' starts the switch itself"),
 ])
 def test_bad_testbed_names_file_key_and_fix(tmp_path, text, expected):
     path = _write(tmp_path, text)
