@@ -38,8 +38,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 QUICK = ["conformance/test_exactly_once.py", "-k", "corpus"]
-# the suite as CI runs it over real packets (.ci/run): the host-stack modules need
-# --host-stack and run in their own step
+# the suite as CI runs it over real packets (.ci/run), but the host-stack modules: they
+# run only through real interfaces, so p4sim has no side of them to compare
 FULL = ["conformance/", "--ignore=conformance/test_host_stack.py",
         "--ignore=conformance/test_host_stack_external.py",
         "--ignore=conformance/test_host_stack_release.py"]
