@@ -22,7 +22,8 @@ import time
 from collections import deque
 from pathlib import Path
 
-from .lifecycle import mark_owned, process_identity, sweep_stale
+from .lifecycle import (clear_pending, mark_owned, process_identity, record_pending,
+                        sweep_stale)
 
 
 class LaunchError(Exception):
@@ -74,8 +75,10 @@ class VethPairs:
         owner = process_identity(os.getpid())
         for i in range(n):
             a, b = f"{base}{i:x}a", f"{base}{i:x}b"
+            pending = record_pending(a, owner)    # deleting a deletes b
             r = _run(["ip", "link", "add", a, "type", "veth", "peer", "name", b])
             if r.returncode != 0:
+                clear_pending(pending)
                 if "File exists" in r.stderr:
                     raise _NameTaken(a)
                 raise LaunchError(f"cannot create veth pair {a}/{b}: "
@@ -85,6 +88,8 @@ class VethPairs:
             self.peer.append(b)
             for name in (a, b):
                 mark_owned(name, owner)
+            clear_pending(pending)
+            for name in (a, b):
                 ipv6 = Path(f"/proc/sys/net/ipv6/conf/{name}/disable_ipv6")
                 if ipv6.exists():
                     ipv6.write_text("1")

@@ -1,6 +1,6 @@
 """What a softswitch run leaves behind when it is killed: nothing.
 
-Three mechanisms, because no single one covers every way a run dies:
+Four mechanisms, because no single one covers every way a run dies:
 
 - **Owner marks.** Every veth :class:`~p4sim.switchd.launch.VethPairs` creates carries,
   in its interface alias (``ip link set X alias``), the *process identity* of its
@@ -17,6 +17,11 @@ Three mechanisms, because no single one covers every way a run dies:
   first deletes every stale marked interface of this network namespace (the case where
   driver and daemon were both SIGKILLed). Unmarked interfaces, and marked ones whose
   creator lives (another engineer's concurrent run), are never touched.
+- **Pending records.** ``ip link add`` cannot set an alias, so a creator killed between
+  creating a pair and marking it left an unmarked pair no sweep would touch (seen once
+  after a kill test). Before creating, :class:`VethPairs` writes a record
+  ``<name>@<identity>`` under ``PENDING``; the full sweep deletes a recorded interface
+  that is still unmarked once its recorder is dead, and drops the record.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from typing import Callable, Iterable
 
 MARK = "p4sim-switchd owner="
 SYS_NET = Path("/sys/class/net")
+PENDING = Path("/run/p4sim-switchd/pending")
 
 
 def process_identity(pid: int) -> str | None:
@@ -56,6 +62,39 @@ def mark_owned(ifname: str, owner: str) -> None:
                    capture_output=True)
 
 
+def record_pending(ifname: str, owner: str) -> Path:
+    """Before ``ifname`` is created: a record of its creator, removed once it is marked
+    (``clear_pending``)."""
+    PENDING.mkdir(parents=True, exist_ok=True)
+    record = PENDING / f"{ifname}@{owner}"
+    record.touch()
+    return record
+
+
+def clear_pending(record: Path) -> None:
+    record.unlink(missing_ok=True)
+
+
+def sweep_pending() -> list[str]:
+    """Delete the still-unmarked interfaces whose recorded creator is dead; drop every
+    dead creator's record. The names deleted."""
+    try:
+        records = list(PENDING.iterdir())
+    except OSError:
+        return []
+    removed = []
+    for record in records:
+        name, _, owner = record.name.partition("@")
+        if identity_alive(owner):
+            continue
+        if (SYS_NET / name).exists() and owner_of(name) is None:
+            r = subprocess.run(["ip", "link", "del", name], capture_output=True)
+            if r.returncode == 0:
+                removed.append(name)
+        clear_pending(record)
+    return removed
+
+
 def owner_of(ifname: str) -> str | None:
     """The creator identity an interface was marked with, None if unmarked/absent."""
     try:
@@ -72,12 +111,13 @@ def is_stale(ifname: str) -> bool:
 
 def sweep_stale(names: Iterable[str] | None = None) -> list[str]:
     """Delete the stale marked interfaces among ``names`` (all of this namespace's when
-    None); the names deleted. Deleting one end of a veth deletes its peer."""
+    None, with the pending records of dead creators); the names deleted. Deleting one
+    end of a veth deletes its peer."""
     try:
         candidates = list(names) if names is not None else os.listdir(SYS_NET)
     except OSError:
         return []
-    removed = []
+    removed = sweep_pending() if names is None else []
     for name in candidates:
         if is_stale(name):
             r = subprocess.run(["ip", "link", "del", name], capture_output=True)

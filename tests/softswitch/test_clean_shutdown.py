@@ -21,8 +21,9 @@ import pytest
 
 from atp_fixtures.targets.softswitch import softswitch_unavailable
 from p4sim.switchd.launch import VethPairs
+from p4sim.switchd import lifecycle
 from p4sim.switchd.lifecycle import (identity_alive, mark_owned, owner_of, process_identity,
-                                      sweep_stale)
+                                      record_pending, sweep_stale)
 
 REPO = Path(__file__).resolve().parents[2]
 # long enough (minutes) that it is always killed mid-way
@@ -33,8 +34,8 @@ RUN_MULTI_SWITCH = ["conformance/test_two_level.py", "-k", "test_multi_rack_equa
                     "-p", "no:cacheprovider", "-q", "--seed=7", "--hypothesis-profile=dev"]
 # ... on the softswitch target's pool, and on the testbed's switches through the
 # tofino-model driver (softswitches in bf_switchd's place, one per rack switch; two, so
-# that none is being created when the run is killed with both forwarding: a kill between
-# a veth's creation and its mark leaves it unmarked, out of the sweep's reach)
+# that both are forwarding when the run is killed; a kill between a veth's creation and
+# its mark is the pending records' case, tested below)
 MULTI_SWITCH_TARGETS = {
     "softswitch": ["--target=softswitch"],
     "tofino-model": ["--target=tofino-model", "--testbed={two_switches}"]}
@@ -263,3 +264,29 @@ def test_a_name_another_run_holds_is_drawn_again(monkeypatch):
     monkeypatch.setattr(launch.random, "choices", lambda *a, **k: next(draws))
     with VethPairs(1, tag="nametest") as first, VethPairs(1, tag="nametest") as second:
         assert first.switch == ["nametestzz0a"] and second.switch == ["nametestzy0a"]
+
+
+def test_a_pair_killed_before_its_mark_is_swept_by_its_pending_record(tmp_path,
+                                                                       monkeypatch):
+    """``ip link add`` sets no alias: a creator killed before marking its pair leaves it
+    unmarked, and only its pending record tells the sweep whose it was. A dead
+    recorder's unmarked pair goes with its record; a live recorder's stays."""
+    monkeypatch.setattr(lifecycle, "PENDING", tmp_path / "pending")
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    names = {who: f"pend{who[0]}{os.getpid() % 0xfffff:x}" for who in ("dead", "live")}
+    try:
+        for name in names.values():
+            subprocess.run(["ip", "link", "add", name + "a", "type", "veth", "peer", "name",
+                            name + "b"], check=True, capture_output=True)
+        dead_record = record_pending(names["dead"] + "a", f"{dead.pid}:0")
+        live_record = record_pending(names["live"] + "a", process_identity(os.getpid()))
+        assert owner_of(names["dead"] + "a") is None          # unmarked: out of mark reach
+        assert names["dead"] + "a" in sweep_stale()
+        assert not os.path.exists(f"/sys/class/net/{names['dead']}b")
+        assert not dead_record.exists()
+        assert os.path.exists(f"/sys/class/net/{names['live']}a") and live_record.exists()
+    finally:
+        for name in names.values():
+            if os.path.exists(f"/sys/class/net/{name}a"):
+                subprocess.run(["ip", "link", "del", name + "a"], capture_output=True)
