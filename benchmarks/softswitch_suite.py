@@ -86,8 +86,11 @@ def run(selection: list[str], target: str, driver: str | None,
              "-o", "addopts=--strict-markers", "--seed=0", *plugin],
             cwd=REPO, env=env, capture_output=True, text=True)
         wall = time.perf_counter() - t0
-    tail = (done.stdout + done.stderr).strip().splitlines()
-    last = tail[-1] if tail else f"exit {done.returncode}"
+    lines = (done.stdout + done.stderr).strip().splitlines()
+    # pytest's closing line (progress lines on stderr may come after it)
+    last = next((line for line in reversed(lines)
+                 if re.search(rf"\d+ ({'|'.join(OUTCOMES)})\b.* in ", line)),
+                lines[-1] if lines else f"exit {done.returncode}")
     counts = {k: int(n) for n, k in re.findall(rf"(\d+) ({'|'.join(OUTCOMES)})\b", last)}
     return wall, counts, last
 
