@@ -51,6 +51,7 @@ from bfruntime.service import generic_handler
 
 from .bfrt_schema import dumps
 from .device import DeviceError, SoftDevice
+from .enum_check import check_enums, undefined_enum_values
 from .learn import digest_message
 
 log = logging.getLogger("p4sim.switchd")
@@ -139,12 +140,20 @@ def _parser(msg_cls):
     return parse
 
 
-def _check_parsed(request, context) -> None:
+def _check_parsed(request, context, per_entity: str = "") -> None:
+    """A request that did not parse, or carries an enum value its proto does not define
+    (outside ``per_entity``, the repeated field whose items get an outcome each and are
+    checked one by one), is refused whole with INVALID_ARGUMENT."""
     if isinstance(request, _Malformed):
         context.abort(grpc.StatusCode.INVALID_ARGUMENT,
                       f"request is not a valid {request.type_name} message "
                       f"({request.error}); check that client and server use the same "
                       f"bfruntime.proto")
+    try:
+        check_enums(request, type(request).DESCRIPTOR.full_name,
+                    skip=(per_entity,) if per_entity else ())
+    except DeviceError as e:
+        context.abort(e.code, e.message)
 
 
 class _Session:
@@ -308,7 +317,7 @@ class BfRuntimeServer:
                       f"is not supported by the softswitch")
 
     def Write(self, request, context):
-        _check_parsed(request, context)
+        _check_parsed(request, context, per_entity="updates")
         self._check_device(request.target.device_id, context)
         self._check_access(request.client_id, request.p4_name, context)
         if request.atomicity != pb.WriteRequest.CONTINUE_ON_ERROR:
@@ -333,6 +342,7 @@ class BfRuntimeServer:
         return resp
 
     def _write_one(self, request: pb.WriteRequest, upd: pb.Update) -> None:
+        check_enums(upd, "update")
         ta = upd.entity.table_attribute
         if upd.entity.WhichOneof("entity") == "table_attribute" and \
                 ta.WhichOneof("attribute") == "port_status_notify":
@@ -365,7 +375,7 @@ class BfRuntimeServer:
         return ent
 
     def Read(self, request, context):
-        _check_parsed(request, context)
+        _check_parsed(request, context, per_entity="entities")
         self._check_device(request.target.device_id, context)
         self._check_access(request.client_id, request.p4_name, context)
         in_resp = _metadata_flag(context, "error_in_resp")
@@ -385,6 +395,7 @@ class BfRuntimeServer:
             context.abort_with_status(rpc_status.to_status(st))
 
     def _read_one(self, request: pb.ReadRequest, ent: pb.Entity) -> list[pb.Entity]:
+        check_enums(ent, "entity")
         ta = ent.table_attribute
         if ent.WhichOneof("entity") == "table_attribute" and \
                 ta.WhichOneof("attribute") == "port_status_notify":
@@ -401,6 +412,10 @@ class BfRuntimeServer:
                 for req in request_iterator:
                     if isinstance(req, _Malformed):
                         log.warning("malformed StreamMessageRequest: %s", req.error)
+                        continue
+                    bad = undefined_enum_values(req)
+                    if bad:
+                        log.warning("StreamMessageRequest ignored: %s", "; ".join(bad))
                         continue
                     if req.WhichOneof("update") == "subscribe":
                         self._subscribe(req, out, state)
