@@ -27,6 +27,8 @@ import signal
 import subprocess
 from pathlib import Path
 
+from p4sim.switchd.lifecycle import note_created
+
 TAG = "hostst"
 CLONE_NEWNET = 0x40000000
 
@@ -144,6 +146,7 @@ class Testbed:
         self._start_reaper()
         fab = self.fabric
         _ip("netns", "add", fab)
+        note_created("netns", fab)
         self.namespaces.append(fab)
         _ip("-n", fab, "link", "set", "lo", "up")
         if self.bridge:
@@ -152,6 +155,7 @@ class Testbed:
         for host, mac in self.hosts.items():
             ns = self.namespace(host)
             _ip("netns", "add", ns)
+            note_created("netns", ns)
             self.namespaces.append(ns)
             port = self.port(host)
             if host in self.relayed:

@@ -22,8 +22,8 @@ import time
 from collections import deque
 from pathlib import Path
 
-from .lifecycle import (clear_pending, mark_owned, process_identity, record_pending,
-                        sweep_stale)
+from .lifecycle import (clear_pending, mark_owned, note_created, process_identity,
+                        record_pending, sweep_stale)
 
 
 class LaunchError(Exception):
@@ -86,6 +86,7 @@ class VethPairs:
                                   f"(needs root or CAP_NET_ADMIN)")
             self.switch.append(a)
             self.peer.append(b)
+            note_created("veth", a)
             for name in (a, b):
                 mark_owned(name, owner)
             clear_pending(pending)

@@ -1,6 +1,7 @@
 """What a softswitch run leaves behind when it is killed: nothing.
 
-Four mechanisms, because no single one covers every way a run dies:
+Four mechanisms, because no single one covers every way a run dies (and a ledger, at
+the end of this module, that checks they did):
 
 - **Owner marks.** Every veth :class:`~p4sim.switchd.launch.VethPairs` creates carries,
   in its interface alias (``ip link set X alias``), the *process identity* of its
@@ -27,7 +28,9 @@ Four mechanisms, because no single one covers every way a run dies:
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -138,3 +141,105 @@ def watch_parent(parent_pid: int, on_gone: Callable[[], None],
     thread = threading.Thread(target=run, name="parent-watch", daemon=True)
     thread.start()
     return thread
+
+
+# -- The run's ledger: what a whole test session must not leave behind ------------------
+# The four mechanisms above clean up after a killed run; the ledger checks that they did.
+# A session opens a folder and names it in ``$ATP_RUN_LEDGER``, which every process it
+# starts inherits (xdist workers, switch daemons, host-stack processes, inner pytest
+# runs). Creators of veths and namespaces append what they made to it. At the end of the
+# session, a process still carrying the variable, or a recorded veth or namespace that
+# still exists, is a leftover, named with what made it.
+
+RUN_LEDGER = "ATP_RUN_LEDGER"
+
+
+def note_created(kind: str, name: str) -> None:
+    """Record, in the run's ledger if there is one, that this process made ``name`` (a
+    ``veth`` in this namespace, or a ``netns``)."""
+    folder = os.environ.get(RUN_LEDGER)
+    if not folder:
+        return
+    try:
+        with open(Path(folder) / f"created.{os.getpid()}", "a") as f:
+            f.write(f"{kind} {name}\n")
+    except OSError:
+        pass            # a ledger removed under a late child must not fail its creation
+
+
+def open_run_ledger() -> Path:
+    """A new ledger for this session (inside the inherited one, so an outer session
+    counts an inner session's leftovers too), named in the environment from now on."""
+    outer = os.environ.get(RUN_LEDGER)
+    parent = Path(outer) if outer and Path(outer).is_dir() else None
+    folder = Path(tempfile.mkdtemp(prefix="atp-run-ledger-", dir=parent))
+    os.environ[RUN_LEDGER] = str(folder)
+    return folder
+
+
+def _carries_ledger(pid: int, folder: Path) -> bool:
+    try:
+        env = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+    except OSError:
+        return False
+    prefix = f"{RUN_LEDGER}={folder}".encode()
+    return any(v == prefix or v.startswith(prefix + b"/") for v in env)
+
+
+def _recorded(folder: Path) -> list[tuple[str, str]]:
+    made = []
+    for record in folder.rglob("created.*"):
+        try:
+            made += [tuple(line.split(" ", 1)) for line in record.read_text().splitlines()
+                     if " " in line]
+        except OSError:
+            continue
+    return made
+
+
+def _netns_exists(name: str) -> bool:
+    return Path("/run/netns", name).exists()
+
+
+def leftovers(folder: Path, grace_s: float = 15.0) -> list[str]:
+    """What the session of ``folder`` left: its processes other than this one and those
+    of its recorded veths and namespaces that still exist, once ``grace_s`` has passed
+    for them to go (workers and daemons stop asynchronously). Empty when all went."""
+    deadline = time.monotonic() + grace_s
+    while True:
+        me = os.getpid()
+        procs = [int(p) for p in os.listdir("/proc") if p.isdigit() and int(p) != me
+                 and process_identity(int(p)) and _carries_ledger(int(p), folder)]
+        made = _recorded(folder)
+        links = sorted({n for k, n in made if k == "veth" and (SYS_NET / n).exists()})
+        spaces = sorted({n for k, n in made if k == "netns" and _netns_exists(n)})
+        if not (procs or links or spaces) or time.monotonic() >= deadline:
+            break
+        time.sleep(0.5)
+    found = []
+    for pid in procs:
+        try:
+            args = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+            parent = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1]
+        except OSError:
+            continue
+        found.append(f"process {pid} (parent {parent}): {args.strip()[:200]}")
+    found += [f"veth {n} (alias: {owner_of(n) or 'unmarked'})" for n in links]
+    found += [f"network namespace {n}" for n in spaces]
+    return found
+
+
+def remove_leftovers(folder: Path) -> None:
+    """SIGKILL the session's remaining processes, delete its recorded veths and
+    namespaces (so the next run starts clean after the failure is reported)."""
+    for p in os.listdir("/proc"):
+        if p.isdigit() and int(p) != os.getpid() and _carries_ledger(int(p), folder):
+            try:
+                os.kill(int(p), signal.SIGKILL)
+            except OSError:
+                pass
+    for kind, name in _recorded(folder):
+        if kind == "veth" and (SYS_NET / name).exists():
+            subprocess.run(["ip", "link", "del", name], capture_output=True)
+        elif kind == "netns" and _netns_exists(name):
+            subprocess.run(["ip", "netns", "del", name], capture_output=True)

@@ -212,13 +212,22 @@ def test_killing_a_multi_switch_run_leaves_none_of_its_daemons(target, tmp_path)
 
 
 def test_a_crashed_xdist_worker_leaves_nothing():
-    """The worker (the daemon's parent) dies; the controller goes on, then is stopped."""
+    """The worker (the daemon's parent) dies; its daemon goes. xdist starts a replacement
+    worker, which starts a daemon of its own; then the controller is SIGTERMed (no
+    teardown runs): the replacement worker must follow it, and its daemon and veths go
+    too (``atp_fixtures.running.worker_lifetime``; once, the replacement outlived the
+    run by minutes, holding a daemon and 37 veths)."""
     run, daemon = _start_run(["-n", "1"])
     seen = {daemon.pid: daemon}
+    workers = set()
     try:
         assert daemon.parent != run.pid, "under -n the daemon's parent is a worker"
         os.kill(daemon.parent, signal.SIGKILL)
         _assert_gone([daemon])
+        replacement = _replacement_daemon(run, daemon)
+        seen[replacement.pid] = replacement
+        workers = {replacement.parent: process_identity(replacement.parent)}
+        assert replacement.parent != daemon.parent and _ppid(replacement.parent) == run.pid
         for d in _daemons_of(run):
             seen.setdefault(d.pid, d)
         os.kill(run.pid, signal.SIGTERM)
@@ -226,6 +235,26 @@ def test_a_crashed_xdist_worker_leaves_nothing():
     finally:
         _kill(run)
     _assert_gone(list(seen.values()))
+    deadline = time.monotonic() + GONE_S
+    while any(w and identity_alive(w) for w in workers.values()):
+        assert time.monotonic() < deadline, \
+            f"the replacement xdist worker {list(workers)} outlived its controller"
+        time.sleep(0.2)
+
+
+def _replacement_daemon(run: subprocess.Popen, crashed: Daemon) -> Daemon:
+    """The daemon a replacement worker of ``run`` starts after ``crashed``'s worker died."""
+    deadline = time.monotonic() + START_S
+    while time.monotonic() < deadline:
+        fresh = [d for d in _daemons_of(run) if d.pid != crashed.pid and d.identity
+                 and d.parent != crashed.parent and d.forwarding()]
+        if fresh:
+            return fresh[0]
+        if run.poll() is not None:
+            pytest.fail(f"the inner run exited ({run.returncode}) before a replacement "
+                        f"worker's softswitch forwarded frames")
+        time.sleep(0.2)
+    pytest.fail(f"no replacement worker's softswitch forwarded frames within {START_S:.0f}s")
 
 
 def test_killing_daemon_and_pytest_is_swept_by_the_next_start():
