@@ -29,32 +29,27 @@ class Stage:
     label: str                                   # e.g. "ingress pass 1, port 3"
     points: list[tuple[Point, int]] = field(default_factory=list)   # (point, hits)
 
-    def lines(self, indent: str = "    ", root: str | None = None) -> list[str]:
-        """One line per point shown (``file:line``, relative to ``root`` when it is
-        under it); a run of alike points (the same line, kind and outcome, e.g. one
-        table per value slice) is one line naming the first and last."""
+    def lines(self, indent: str = "    ", root: str | None = None,
+              kinds: tuple[str, ...] = SHOWN) -> list[str]:
+        """One line per point of ``kinds`` (``file:line``, relative to ``root`` when it
+        is under it); alike points (the same line, kind and text: one table per value
+        slice of a macro) are one line naming the first and last."""
         out = [f"{indent[:-2]}{self.label}:"]
-        shown = [(p, n) for p, n in self.points if p.kind in SHOWN]
-        i = 0
-        while i < len(shown):
-            p, n = shown[i]
-            j = i + 1
-            while j < len(shown) and _alike(shown[j][0], p):
-                j += 1
+        groups: dict[tuple, list[tuple[Point, int]]] = {}
+        for p, n in self.points:
+            if p.kind in kinds:
+                groups.setdefault((p.file, p.line, p.kind, p.text), []).append((p, n))
+        for alike in groups.values():
+            p, n = alike[0]
             what = (f"{p.block} {p.text}" if p.kind == "table" else
                     f"{p.block}: {p.text}" if p.kind in ("entry", "branch") else
                     p.text if p.kind == "state" else p.block)
-            if j - i > 2:
-                last = shown[j - 1][0].block.rsplit(".", 1)[-1]
-                what = what.replace(p.block, f"{p.block} … {last}", 1) + f" ({j - i} alike)"
+            if len(alike) > 1:     # one per value slice of a macro: first … last
+                last = alike[-1][0].block.rsplit(".", 1)[-1]
+                what = what.replace(p.block, f"{p.block} … {last}", 1) + f" ({len(alike)} alike)"
             more = f" (x{n})" if n > 1 else ""
             out.append(f"{indent}{_where(p, root):<24} {LABELS[p.kind]:<14} {what}{more}")
-            i = j if j - i > 2 else i + 1
         return out
-
-
-def _alike(a: Point, b: Point) -> bool:
-    return (a.file, a.line, a.kind, a.text) == (b.file, b.line, b.kind, b.text)
 
 
 def _where(p: Point, root: str | None) -> str:
@@ -73,10 +68,11 @@ class PacketPath:
         """Every point the packet ran, stage by stage."""
         return [p for s in self.stages for p, _ in s.points]
 
-    def lines(self, indent: str = "    ", root: str | None = None) -> list[str]:
+    def lines(self, indent: str = "    ", root: str | None = None,
+              kinds: tuple[str, ...] = SHOWN) -> list[str]:
         if not self.stages:
             return [f"{indent[:-2]}(no stage ran)"]
-        return [line for s in self.stages for line in s.lines(indent, root)]
+        return [line for s in self.stages for line in s.lines(indent, root, kinds)]
 
 
 class Tracer:
