@@ -15,7 +15,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .coverage import KINDS, Point
+from .coverage import Point
 
 # the kinds a path shows (statements, transitions and emits would drown it)
 SHOWN = ("state", "table", "entry", "action", "register_action", "branch")
@@ -115,5 +115,3 @@ def trace_packet(switch, port: int, frame: bytes, **inject) -> tuple[list, Packe
     """Run one frame on ``switch`` and return (its output, its path)."""
     return Tracer(switch.program).packet(switch, port, frame, **inject)
 
-
-__all__ = ["KINDS", "PacketPath", "Stage", "Tracer", "trace_packet"]
