@@ -14,6 +14,7 @@ from .errors import P4SimError
 from .program import compile_file
 from .refusals import check_program
 from .switch import Switch
+from .trace import Tracer
 
 # the control-file operations: the public methods of the Switch's control-plane mixins
 # (ControlPlaneMixin and those of action profiles, RegisterParams, ...; nothing else)
@@ -144,8 +145,15 @@ def cmd_run(args):
         _apply_control(sw, args.control)
     out_path = args.out or os.path.splitext(args.pcap)[0] + "-out.pcap"
     out = []
+    tracer = Tracer(prog) if args.trace else None
     for i, (frame, ts) in enumerate(frames, 1):
-        leaving = sw.inject(args.port, frame, timestamp_ns=ts)
+        if tracer is None:
+            leaving = sw.inject(args.port, frame, timestamp_ns=ts)
+        else:
+            leaving, path = tracer.packet(sw, args.port, frame, timestamp_ns=ts)
+            print(f"frame {i}: path")
+            for line in path.lines():
+                print(line)
         if leaving:
             print(f"frame {i}: " + ", ".join(f"port {p} ({len(d)} bytes)" for p, d in leaving))
         else:
@@ -202,6 +210,10 @@ def parser():
     r.add_argument("--coverage", nargs="?", const="", default=None, metavar="OUT.json",
                    help="print the program's coverage by these frames (figure, uncovered "
                         "points with file:line); with OUT.json also write every point's hits")
+    r.add_argument("--trace", action="store_true",
+                   help="print each frame's path: per pass, the parser states, tables "
+                        "(hit/miss, const entry), actions, RegisterActions and if/switch "
+                        "arms it ran, with file:line")
     r.set_defaults(fn=cmd_run)
     return ap
 

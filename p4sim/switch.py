@@ -36,6 +36,7 @@ class Switch(ControlPlaneMixin, ActionProfileControlMixin, RegisterParamControlM
         self.mirror_max_len = {}      # session id -> truncation length (bytes)
         self.port_metadata = {}       # ingress port -> the 8 bytes of port metadata
         self.drops = []   # (reason, detail) of the packets dropped by the last inject()
+        self.tracer = None  # a p4sim.trace.Tracer: the points each stage of a packet ran
         self._digests = []
         ns = {
             "Reject": Reject, "ExitBlock": ExitBlock, "CTX": ctx, "count_direct": rt.count_direct,
@@ -154,7 +155,12 @@ class Switch(ControlPlaneMixin, ActionProfileControlMixin, RegisterParamControlM
                 if npass > self.max_passes:
                     self.drops.append(("max_passes", f"more than {self.max_passes} passes"))
                     continue
-                res = self._ingress(inport, fr, timestamp_ns, resubmitted, rdata)
+                if self.tracer is None:
+                    res = self._ingress(inport, fr, timestamp_ns, resubmitted, rdata)
+                else:
+                    res = self.tracer.stage(f"ingress pass {npass}, port {inport}",
+                                            self._ingress, inport, fr, timestamp_ns,
+                                            resubmitted, rdata)
                 if res is None:
                     continue
                 if res[0] == "resubmit":
@@ -174,7 +180,11 @@ class Switch(ControlPlaneMixin, ActionProfileControlMixin, RegisterParamControlM
             eport, rid, data, bypass, depth = eq.popleft()
             if not bypass:
                 qd = queue_depth(eport) if callable(queue_depth) else queue_depth
-                data, mirrors = self._egress(eport, rid, data, ts, qd)
+                if self.tracer is None:
+                    data, mirrors = self._egress(eport, rid, data, ts, qd)
+                else:
+                    data, mirrors = self.tracer.stage(f"egress, port {eport}", self._egress,
+                                                      eport, rid, data, ts, qd)
                 for sid, mframe in mirrors:
                     port = self.mirror_sessions.get(sid)
                     if port is None:

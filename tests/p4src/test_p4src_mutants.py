@@ -70,17 +70,35 @@ def suite(selection: str, p4src: Path | None, *options: str,
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
 
 
+def mutated_construct(file: str, old: str) -> str:
+    """``file:line`` of the construct a failure's P4 path shows for the mutated text:
+    the last parser state, action, RegisterAction, table, entry or arm of ``file`` (in
+    the intact program) at or above the text's line."""
+    from atp_fixtures.targets.p4sim import compiled_program
+    from p4sim.trace import SHOWN
+    source = (ROOT / "p4src" / file).read_text()
+    line = source[:source.index(old)].count("\n") + 1
+    lines = [p.line for p in compiled_program(False).coverage_points
+             if p.kind in SHOWN and p.file.endswith("p4src/" + file) and p.line <= line]
+    return f"{file}:{max(lines)}"
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(MUTANTS))
 def test_wire_conformance_catches_p4_mutant(name, tmp_path):
-    _, _, _, selection, field = MUTANTS[name]
+    """... and the failure's P4 path of the diverging packet names the mutated
+    construct (action, RegisterAction, arm or parser state) with file:line."""
+    file, old, _, selection, field = MUTANTS[name]
     result = suite(selection, _mutant_copy(tmp_path, name))
     output = result.stdout + result.stderr
     assert result.returncode == 1, (f"the suite should FAIL on P4 mutant {name} "
                                     f"(exit {result.returncode}):\n{output[-3000:]}")
     for evidence in ("test_wire_conformance", "diverges on target 'p4sim'",
-                     "first divergence", field):
-        assert evidence in output, f"the report lacks {evidence!r}:\n{output[-3000:]}"
+                     "first divergence", field,
+                     "its P4 path (as the target ran it: p4sim, ",
+                     "what the reference switch did with it (the spec's rule per step):",
+                     f"    {mutated_construct(file, old)} "):
+        assert evidence in output, f"the report lacks {evidence!r}:\n{output[-6000:]}"
 
 
 @pytest.mark.slow
@@ -220,3 +238,35 @@ def test_batched_lockstep_sees_a_register_overwritten_within_its_instant(
     assert [r.fields[0].field for r in batched.registers] == ["stamp"], batched.report()
     assert not batched.frames and batched.instant_from <= per_frame.ingress_index \
         <= batched.ingress_index, (per_frame.report(), batched.report())
+
+
+@pytest.mark.slow
+def test_a_closed_loop_divergence_names_the_p4_code_its_packet_ran(register_only_p4sim):
+    """The lockstep's first divergence on the planted register-only defect, explained
+    as a failure's report does: the packet's P4 path names the RegisterAction arm that
+    left the stamp (file:line), the reference's steps name rule 4.4 for the stamp, and
+    the inputs give the switch time and the stamp before."""
+    from atp_fixtures.generation.corpus import load_scenario
+    from atp_fixtures.plugin import DEFAULT_CORPUS
+    from atp_fixtures.running.closed_loop import run_on_target
+    from atp_fixtures.running.explain import explain, of_divergence
+    scenario = load_scenario(DEFAULT_CORPUS / "scenarios" / f"{REGISTER_ONLY_SCENARIO}.json")
+    shadows = []
+    run_on_target(scenario, register_only_p4sim.P4simTarget, shadows)
+    divergence = next(s.divergence for s in shadows if s.divergence is not None)
+    text = "\n".join(explain(of_divergence(divergence), "p4sim", "wide").lines())
+    for evidence in (f"ingress #{divergence.ingress_index} of switch {divergence.switch}",
+                     "its P4 path (as the target ran it: p4sim, ",
+                     f"    {mutated_construct(*REGISTER_ONLY[:2])} ",
+                     "RegisterAction Ingress.aggregator.claim_resend",
+                     "rule 4.3: released by a resend (flush)", "rule 4.4: stamp ",
+                     "stamp: level-0 aggregator's before it "):
+        assert evidence in text, f"the explanation lacks {evidence!r}:\n{text}"
+
+
+def test_no_hypothesis_profile_runs_the_explain_phase():
+    """Its "Explanation" lists harness lines as if they were about the bug."""
+    from hypothesis import Phase, settings
+    import atp_fixtures.plugin  # noqa: F401  (registers the profiles)
+    for name in ("ci", "ci-real-packets", "dev", "deep"):
+        assert Phase.explain not in settings.get_profile(name).phases, name
