@@ -1,0 +1,268 @@
+"""Regenerate the committed P4Testgen tests (``make p4testgen-regen``).
+
+    python tests/p4testgen/regen.py [--only NAME ...] [--list]
+
+For every test set of ``programs.yaml``: P4Testgen's Tofino target writes PTF tests for
+the program (one build of it), more and more of them until its statement coverage stops
+growing; bf-p4c compiles the same build for its ``bfrt.json``; both land in
+``tests/p4testgen/generated/<name>/`` with ``provenance.json`` (p4c commit, exact
+command, seed, coverage reached and how it grew). Nothing is written for a set whose
+generation fails: the old set stays, and the failure is reported.
+
+Where P4Testgen is: ``$P4TESTGEN``, else ``../p4testgen/w/build/p4testgen`` and
+``../p4testgen/build/p4testgen`` beside the checkout, else ``p4testgen`` on PATH. Without
+it this says how to build it (tools/p4testgen/README.md) and exits 2. The p4c commit it
+was built from: ``$P4TESTGEN_P4C_COMMIT``, else the ``.exported`` stamp that
+tools/p4testgen/build.sh leaves in the source tree.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[1]
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(REPO / "tests" / "p4src"))
+sys.path.insert(0, str(REPO / "tests" / "softswitch"))
+
+import ptf_format  # noqa: E402
+from bf_p4c_finder import find_bf_p4c  # noqa: E402
+from bfp4c_goldens import keep  # noqa: E402
+
+PROGRAMS = HERE / "programs.yaml"
+GENERATED = HERE / "generated"
+DEFAULT_BINARIES = (REPO.parent / "p4testgen" / "w" / "build" / "p4testgen",
+                    REPO.parent / "p4testgen" / "build" / "p4testgen")
+HOW_TO_BUILD = ("P4Testgen is not built here. Build it with its Tofino target (hours on 2 "
+                "cores; tools/p4testgen/README.md):\n"
+                "    tools/p4testgen/build.sh ../p4testgen/w SOURCES\n"
+                "then run make p4testgen-regen again (or set P4TESTGEN=/path/to/p4testgen).")
+GENERATION_TIMEOUT_S = 4 * 3600
+
+
+class RegenError(Exception):
+    """A set could not be generated; the message says which and why."""
+
+
+@dataclass
+class Spec:
+    """One test set of programs.yaml."""
+    name: str
+    program: str                    # relative to the repository
+    p4_name: str
+    defines: dict[str, str | None] = field(default_factory=dict)
+    include_dirs: list[str] = field(default_factory=list)
+    seed: int = 1
+    max_tests: list[int] = field(default_factory=lambda: [25, 50, 100, 200])
+    extra_args: list[str] = field(default_factory=list)
+    bf_p4c_args: list[str] = field(default_factory=list)
+
+
+def specs(path: Path = PROGRAMS) -> list[Spec]:
+    doc = yaml.safe_load(path.read_text())
+    out = []
+    for name, e in doc["test_sets"].items():
+        e = dict(e)
+        out.append(Spec(name=name, **e))
+    return out
+
+
+def find_p4testgen() -> tuple[Path | None, list[str]]:
+    looked = []
+    env = os.environ.get("P4TESTGEN")
+    cands = [Path(env)] if env else []
+    if not env:
+        looked.append("$P4TESTGEN (unset)")
+    cands += list(DEFAULT_BINARIES)
+    for c in cands:
+        if c.is_file() and os.access(c, os.X_OK):
+            return c, looked
+        looked.append(f"{c} (no executable)")
+    on_path = shutil.which("p4testgen")
+    if on_path:
+        return Path(on_path), looked
+    looked.append("PATH (no p4testgen)")
+    return None, looked
+
+
+def p4c_commit(binary: Path) -> str:
+    env = os.environ.get("P4TESTGEN_P4C_COMMIT")
+    if env:
+        return env
+    stamp = binary.resolve().parents[1] / "src" / "p4c" / ".exported"
+    if stamp.exists():
+        return stamp.read_text().strip()
+    raise RegenError(f"which p4c commit is {binary} built from? No {stamp}; set "
+                     f"P4TESTGEN_P4C_COMMIT to the commit of its source tree")
+
+
+def _defines(spec: Spec) -> list[str]:
+    return [f"-D{k}" if v is None else f"-D{k}={v}" for k, v in spec.defines.items()]
+
+
+def testgen_command(binary: Path, spec: Spec, out_dir: Path, max_tests: int) -> list[str]:
+    includes = [f"-I{REPO / d}" for d in spec.include_dirs]
+    return [str(binary), "--target", "tofino", "--arch", "tna", "--std", "p4-16",
+            "-D__TARGET_TOFINO__=1", *_defines(spec), *includes,
+            "--test-backend", "PTF", "--test-name", spec.p4_name,
+            "--seed", str(spec.seed), "--max-tests", str(max_tests),
+            "--stop-metric", "MAX_NODE_COVERAGE", *spec.extra_args,
+            "--out-dir", str(out_dir), str(REPO / spec.program)]
+
+
+def _shown(cmd: list[str]) -> list[str]:
+    """The command as recorded: paths inside the repository relative to it."""
+    root = str(REPO) + "/"
+    return [c.replace(root, "") for c in cmd]
+
+
+@dataclass
+class Run:
+    max_tests: int
+    tests: int
+    coverage: float
+    seconds: float
+    folder: Path
+
+
+def generate(binary: Path, spec: Spec, work: Path, max_tests: int) -> Run:
+    out = work / f"max{max_tests}"
+    out.mkdir(parents=True)
+    cmd = testgen_command(binary, spec, out, max_tests)
+    t0 = time.monotonic()
+    print(f"  {spec.name}: p4testgen --max-tests {max_tests} ...", flush=True)
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=GENERATION_TIMEOUT_S,
+                       cwd=binary.parent)
+    seconds = time.monotonic() - t0
+    (out / "p4testgen.log").write_text(r.stdout + r.stderr)
+    ptf_file = out / f"{spec.p4_name}.py"
+    if r.returncode != 0 or not ptf_file.exists():
+        tail = "\n".join((r.stdout + r.stderr).strip().splitlines()[-15:])
+        raise RegenError(f"{spec.name}: P4Testgen failed (exit {r.returncode}):\n{tail}")
+    tests = ptf_format.read(ptf_file).tests
+    coverage = max((t.coverage or 0.0) for t in tests)
+    return Run(max_tests, len(tests), coverage, seconds, out)
+
+
+def compile_bfrt(spec: Spec, work: Path) -> dict:
+    compiler, looked = find_bf_p4c()
+    if compiler is None:
+        raise RegenError("bf-p4c not found (for bfrt.json); looked at: " + "; ".join(looked))
+    out = work / "bf-p4c"
+    cmd = [compiler, "--target", "tofino", "--arch", "tna", *_defines(spec),
+           *[f"-I{REPO / d}" for d in spec.include_dirs], *spec.bf_p4c_args,
+           "-o", str(out), str(REPO / spec.program)]
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=3600)
+    path = out / "bfrt.json"
+    if not path.exists():
+        raise RegenError(f"{spec.name}: bf-p4c wrote no bfrt.json:\n{r.stderr[-2000:]}")
+    doc = json.loads(path.read_text())
+    doc["tables"] = [t for t in doc["tables"] if keep(t)]
+    return {"schema_version": doc.get("schema_version"), "tables": doc["tables"],
+            "bf_p4c": {"command": _shown(cmd), "exit_status": r.returncode}}
+
+
+def regenerate(binary: Path, commit: str, spec: Spec) -> dict:
+    """Generate with growing --max-tests until coverage stops growing; write the set."""
+    with tempfile.TemporaryDirectory(prefix=f"p4testgen-{spec.name}-") as tmp:
+        work = Path(tmp)
+        runs: list[Run] = []
+        for n in spec.max_tests:
+            run = generate(binary, spec, work, n)
+            runs.append(run)
+            print(f"  {spec.name}: {run.tests} tests, statement coverage {run.coverage:.4f} "
+                  f"({run.seconds:.0f} s)", flush=True)
+            if run.coverage >= 1.0 or run.tests < n:
+                break           # everything covered, or P4Testgen ran out of paths
+            if len(runs) > 1 and run.coverage <= runs[-2].coverage:
+                break           # more tests, no more coverage: the plateau
+        final = runs[-1]
+        plateau = (final.coverage >= 1.0 or final.tests < final.max_tests
+                   or (len(runs) > 1 and final.coverage <= runs[-2].coverage))
+        bfrt = compile_bfrt(spec, work)
+        dest = GENERATED / spec.name
+        staging = GENERATED / f".{spec.name}.new"
+        shutil.rmtree(staging, ignore_errors=True)
+        staging.mkdir(parents=True)
+        shutil.copy(final.folder / f"{spec.p4_name}.py", staging / f"{spec.p4_name}.py")
+        (staging / "bfrt.json").write_text(json.dumps(bfrt, indent=1) + "\n")
+        provenance = {
+            "program": spec.program, "p4_name": spec.p4_name, "defines": spec.defines,
+            "include_dirs": spec.include_dirs,
+            "p4testgen": {"p4c_commit": commit, "target": "tofino", "arch": "tna",
+                          "test_backend": "PTF", "seed": spec.seed,
+                          "command": _shown(testgen_command(binary, spec, Path("OUT"),
+                                                            final.max_tests)),
+                          "binary": str(binary)},
+            "tests": final.tests,
+            "statement_coverage": final.coverage,
+            "coverage_plateau": plateau,
+            "coverage_by_max_tests": [{"max_tests": r.max_tests, "tests": r.tests,
+                                       "statement_coverage": r.coverage,
+                                       "seconds": round(r.seconds, 1)} for r in runs],
+            "generated_utc": datetime.datetime.now(datetime.timezone.utc)
+                             .strftime("%Y-%m-%dT%H:%M:%SZ"),
+        }
+        (staging / "provenance.json").write_text(json.dumps(provenance, indent=1) + "\n")
+        shutil.rmtree(dest, ignore_errors=True)
+        staging.rename(dest)
+        return provenance
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--only", nargs="+", metavar="NAME", help="only these test sets")
+    ap.add_argument("--list", action="store_true", help="list the test sets and exit")
+    args = ap.parse_args(argv)
+    wanted = specs()
+    if args.list:
+        for s in wanted:
+            print(f"{s.name}: {s.program} {' '.join(_defines(s))}")
+        return 0
+    if args.only:
+        unknown = set(args.only) - {s.name for s in wanted}
+        if unknown:
+            print(f"no test set {sorted(unknown)} in {PROGRAMS}", file=sys.stderr)
+            return 2
+        wanted = [s for s in wanted if s.name in args.only]
+    binary, looked = find_p4testgen()
+    if binary is None:
+        print(HOW_TO_BUILD + "\nLooked at: " + "; ".join(looked), file=sys.stderr)
+        return 2
+    try:
+        commit = p4c_commit(binary)
+    except RegenError as e:
+        print(e, file=sys.stderr)
+        return 2
+    failed = []
+    for spec in wanted:
+        try:
+            p = regenerate(binary, commit, spec)
+            print(f"{spec.name}: {p['tests']} tests, statement coverage "
+                  f"{p['statement_coverage']:.4f}"
+                  f"{'' if p['coverage_plateau'] else ' (still growing at the last run)'}")
+        except (RegenError, subprocess.TimeoutExpired, ptf_format.FormatError) as e:
+            failed.append(spec.name)
+            print(f"FAILED {spec.name}: {e}", file=sys.stderr)
+    if failed:
+        print(f"not regenerated: {', '.join(failed)} (their committed sets are unchanged)",
+              file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

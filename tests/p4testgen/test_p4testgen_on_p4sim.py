@@ -1,0 +1,61 @@
+"""Every test P4Testgen generated (tests/p4testgen/generated) on p4sim, in process.
+
+P4Testgen's Tofino target is an executable model of Tofino semantics that the authors of
+p4sim did not write: for every path it explored through a program, it gives the entries,
+the input frame and the frame a Tofino sends (or that it drops it). Each such test runs
+here through BfRuntime with bf-p4c's names (``p4sim_replay.py``); a disagreement is a
+p4sim bug to fix, or a strict xfail in ``triage.yaml`` naming why P4Testgen's model is
+not the chip there, with the evidence. The hand-written sets (tests/p4testgen/handwritten)
+are in P4Testgen's format but not generated: they test this runner.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import p4sim
+from p4sim_replay import P4simReplay
+from testgen_sets import GENERATED, HANDWRITTEN, GeneratedSet, load_sets, triage, xfail_reason
+
+SETS = {s.name: s for s in load_sets(GENERATED) + load_sets(HANDWRITTEN)}
+TRIAGE = triage()
+
+
+def _cases():
+    for s in SETS.values():
+        for t in s.read().tests:
+            marks = []
+            why = xfail_reason(TRIAGE, s.name, t.name)
+            if why:
+                marks.append(pytest.mark.xfail(reason=why, strict=True))
+            yield pytest.param(s.name, t.name, id=f"{s.name}-{t.name}", marks=marks)
+
+
+_replays: dict[str, tuple[P4simReplay, dict]] = {}
+
+
+@pytest.fixture(scope="module")
+def replay_for():
+    """A P4simReplay per test set, made on first use in this process, closed at the end
+    of the module (compiling atp.p4 for p4sim takes seconds)."""
+    def get(name: str):
+        if name not in _replays:
+            s: GeneratedSet = SETS[name]
+            program = p4sim.compile_file(s.program, include_dirs=s.include_dirs,
+                                         defines=s.defines)
+            tests = {t.name: t for t in s.read().tests}
+            _replays[name] = (P4simReplay(program, s.p4_name, s.bfrt_json), tests)
+        return _replays[name]
+    yield get
+    for r, _ in _replays.values():
+        r.close()
+    _replays.clear()
+
+
+@pytest.mark.parametrize("test_set,test", list(_cases()))
+def test_p4sim_agrees_with_p4testgen(replay_for, test_set, test):
+    replay, tests = replay_for(test_set)
+    t = tests[test]
+    outcome = replay.run(t)
+    assert outcome.passed, (f"{SETS[test_set].ptf_file.name}:{t.line} {test}: "
+                            f"{outcome.detail}\nP4Testgen's trace:\n{t.trace}")

@@ -1,0 +1,111 @@
+"""The committed P4Testgen test sets and their triage, as the tests here read them.
+
+A test set is a folder ``tests/p4testgen/generated/<name>/`` (``regen.py`` writes it) or
+``tests/p4testgen/handwritten/<name>/`` (tests written by hand in P4Testgen's exact PTF
+format, to test the runner; never counted as generated) holding:
+
+- ``<p4 name>.py``: the PTF file as P4Testgen wrote it, unmodified (``ptf --test-dir``
+  runs it as is against the softswitch);
+- ``bfrt.json``: bf-p4c's BfRuntime schema for the same build of the program (the names
+  a Tofino user's client resolves; filtered of bf-p4c's internal tables);
+- ``provenance.json``: the program and build (source, defines, include folders), and for a
+  generated set the p4c commit of P4Testgen, its exact command, seed, statement coverage.
+
+``triage.yaml`` lists the disagreements that are not p4sim bugs: each a strict xfail with
+its reason and evidence.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+import ptf_format
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[1]
+GENERATED = HERE / "generated"
+HANDWRITTEN = HERE / "handwritten"
+TRIAGE = HERE / "triage.yaml"
+TRIAGE_KINDS = ("p4testgen-model", "p4testgen-ptf-template", "p4sim-limitation")
+
+
+@dataclass
+class GeneratedSet:
+    name: str
+    folder: Path
+    provenance: dict
+    ptf_file: Path
+
+    @property
+    def program(self) -> Path:
+        return REPO / self.provenance["program"]
+
+    @property
+    def defines(self) -> dict[str, str | None]:
+        return dict(self.provenance.get("defines") or {})
+
+    @property
+    def include_dirs(self) -> list[Path]:
+        return [REPO / d for d in self.provenance.get("include_dirs", [])]
+
+    @property
+    def p4_name(self) -> str:
+        return self.provenance["p4_name"]
+
+    @property
+    def bfrt_json(self) -> Path:
+        return self.folder / "bfrt.json"
+
+    @property
+    def handwritten(self) -> bool:
+        return self.folder.parent == HANDWRITTEN
+
+    def read(self) -> ptf_format.GeneratedFile:
+        return ptf_format.read(self.ptf_file)
+
+
+def load_sets(root: Path) -> list[GeneratedSet]:
+    out = []
+    for prov in sorted(root.glob("*/provenance.json")):
+        p = json.loads(prov.read_text())
+        out.append(GeneratedSet(prov.parent.name, prov.parent, p,
+                           prov.parent / f"{p['p4_name']}.py"))
+    return out
+
+
+@dataclass(frozen=True)
+class Triage:
+    test_set: str
+    tests: tuple[str, ...]
+    kind: str
+    reason: str
+    evidence: str
+
+
+def triage(path: Path = TRIAGE) -> list[Triage]:
+    """Every entry of ``triage.yaml``; a malformed one raises ValueError naming it."""
+    if not path.exists():
+        return []
+    doc = yaml.safe_load(path.read_text()) or []
+    out = []
+    for i, e in enumerate(doc):
+        where = f"{path}: entry {i + 1}"
+        if not isinstance(e, dict) or set(e) != {"test_set", "tests", "kind", "reason",
+                                                 "evidence"}:
+            raise ValueError(f"{where}: needs exactly test_set, tests, kind, reason, evidence")
+        if e["kind"] not in TRIAGE_KINDS:
+            raise ValueError(f"{where}: kind must be one of {TRIAGE_KINDS}, got {e['kind']!r}")
+        out.append(Triage(e["test_set"], tuple(e["tests"]), e["kind"], e["reason"].strip(),
+                          e["evidence"].strip()))
+    return out
+
+
+def xfail_reason(entries: list[Triage], test_set: str, test: str) -> str | None:
+    for e in entries:
+        if e.test_set == test_set and test in e.tests:
+            return f"{e.kind}: {e.reason} Evidence: {e.evidence}"
+    return None
