@@ -42,8 +42,7 @@ import ptf_format  # noqa: E402
 from bf_p4c_finder import find_bf_p4c  # noqa: E402
 from bfp4c_goldens import keep  # noqa: E402
 
-PROGRAMS = HERE / "programs.yaml"
-GENERATED = HERE / "generated"
+from testgen_sets import GENERATED, PROGRAMS  # noqa: E402
 DEFAULT_BINARIES = (REPO.parent / "p4testgen" / "w" / "build" / "p4testgen",
                     REPO.parent / "p4testgen" / "build" / "p4testgen")
 HOW_TO_BUILD = ("P4Testgen is not built here. Build it with its Tofino target (hours on 2 "
@@ -66,6 +65,7 @@ class Spec:
     defines: dict[str, str | None] = field(default_factory=dict)
     include_dirs: list[str] = field(default_factory=list)
     seed: int = 1
+    port_ranges: str = "0:7"
     max_tests: list[int] = field(default_factory=lambda: [25, 50, 100, 200])
     extra_args: list[str] = field(default_factory=list)
     bf_p4c_args: list[str] = field(default_factory=list)
@@ -119,7 +119,8 @@ def testgen_command(binary: Path, spec: Spec, out_dir: Path, max_tests: int) -> 
             "-D__TARGET_TOFINO__=1", *_defines(spec), *includes,
             "--test-backend", "PTF", "--test-name", spec.p4_name,
             "--seed", str(spec.seed), "--max-tests", str(max_tests),
-            "--stop-metric", "MAX_NODE_COVERAGE", *spec.extra_args,
+            "--stop-metric", "MAX_NODE_COVERAGE", "--port-ranges", spec.port_ranges,
+            *spec.extra_args,
             "--out-dir", str(out_dir), str(REPO / spec.program)]
 
 

@@ -30,7 +30,9 @@ REPO = HERE.parents[1]
 GENERATED = HERE / "generated"
 HANDWRITTEN = HERE / "handwritten"
 TRIAGE = HERE / "triage.yaml"
+PROGRAMS = HERE / "programs.yaml"
 TRIAGE_KINDS = ("p4testgen-model", "p4testgen-ptf-template", "p4sim-limitation")
+RUNS = ("p4sim", "softswitch")      # where a disagreement shows: in process, through ptf
 
 
 @dataclass
@@ -84,6 +86,7 @@ class Triage:
     kind: str
     reason: str
     evidence: str
+    runs: tuple[str, ...] = RUNS
 
 
 def triage(path: Path = TRIAGE) -> list[Triage]:
@@ -94,18 +97,29 @@ def triage(path: Path = TRIAGE) -> list[Triage]:
     out = []
     for i, e in enumerate(doc):
         where = f"{path}: entry {i + 1}"
-        if not isinstance(e, dict) or set(e) != {"test_set", "tests", "kind", "reason",
-                                                 "evidence"}:
-            raise ValueError(f"{where}: needs exactly test_set, tests, kind, reason, evidence")
+        required = {"test_set", "tests", "kind", "reason", "evidence"}
+        if not isinstance(e, dict) or not required <= set(e) <= required | {"runs"}:
+            raise ValueError(f"{where}: needs test_set, tests, kind, reason, evidence "
+                             f"(and optionally runs)")
         if e["kind"] not in TRIAGE_KINDS:
             raise ValueError(f"{where}: kind must be one of {TRIAGE_KINDS}, got {e['kind']!r}")
+        runs = tuple(e.get("runs", RUNS))
+        if not set(runs) <= set(RUNS):
+            raise ValueError(f"{where}: runs must be among {RUNS}, got {list(runs)}")
         out.append(Triage(e["test_set"], tuple(e["tests"]), e["kind"], e["reason"].strip(),
-                          e["evidence"].strip()))
+                          e["evidence"].strip(), runs))
     return out
 
 
-def xfail_reason(entries: list[Triage], test_set: str, test: str) -> str | None:
+def xfail_reason(entries: list[Triage], test_set: str, test: str,
+                 run: str = "p4sim") -> str | None:
+    """Why ``test`` of ``test_set`` is expected to fail on ``run``, or None."""
     for e in entries:
-        if e.test_set == test_set and test in e.tests:
+        if e.test_set == test_set and test in e.tests and run in e.runs:
             return f"{e.kind}: {e.reason} Evidence: {e.evidence}"
     return None
+
+
+def softswitch_ci_sets(path: Path = PROGRAMS) -> list[str]:
+    """The generated sets whose PTF files ``make test`` runs against the softswitch."""
+    return list((yaml.safe_load(path.read_text()) or {}).get("softswitch_ci") or [])

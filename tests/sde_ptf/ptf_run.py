@@ -84,17 +84,20 @@ def ptf_command(test_dir: Path, sde_python: Path, interfaces: dict[int, str],
 
 
 def run_ptf(program: Path, p4_name: str, test_dir: Path, sde_python: Path, work: Path,
-            ports: tuple[int, ...] = (1, 2, 3)) -> PtfResult:
-    """``program`` on a softswitch with ``ports``, and ptf over ``test_dir``; everything
-    started is gone when this returns (or raises). PtfNotRunnable, before anything
-    starts, when the tests cannot run here (``not_runnable_reason``)."""
+            ports: tuple[int, ...] = (1, 2, 3),
+            switchd_args: list[str] | None = None) -> PtfResult:
+    """``program`` on a softswitch with ``ports`` (``switchd_args``: more arguments of
+    ``python -m p4sim.switchd``, e.g. ``-D`` defines), and ptf over ``test_dir``;
+    everything started is gone when this returns (or raises). PtfNotRunnable, before
+    anything starts, when the tests cannot run here (``not_runnable_reason``)."""
     why = not_runnable_reason(test_dir, sde_python)
     if why:
         raise PtfNotRunnable(why)
     with VethPairs(len(ports), tag="sdeptf") as veths:
         switch_side = dict(zip(ports, veths.switch))
         ptf_side = dict(zip(ports, veths.peer))
-        with SwitchdProcess(program, switch_side, p4_name=p4_name) as sd:
+        with SwitchdProcess(program, switch_side, p4_name=p4_name,
+                            extra_args=switchd_args) as sd:
             cmd = ptf_command(test_dir, sde_python, ptf_side, sd.address,
                               work / f"{p4_name}-ptf.log")
             r = subprocess.run(cmd, capture_output=True, text=True, timeout=PTF_TIMEOUT_S,

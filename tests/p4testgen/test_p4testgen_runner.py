@@ -1,0 +1,184 @@
+"""The machinery behind the P4Testgen tests: the reader of its PTF format, the verdict,
+the replay on p4sim, the triage and the provenance of the committed sets. Each test
+here can fail: a reader that accepted anything, a comparison that ignored a byte or an
+extra packet, names resolved elsewhere than bf-p4c's bfrt.json, would all show."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+
+import pytest
+
+import p4sim
+import ptf_format
+import regen
+from p4sim_replay import P4simReplay, compare
+from ptf_format import EntryAdd, ExpectedPacket, FormatError, RegisterParamSet, RegisterSet
+from test_p4testgen_on_softswitch import failed_tests
+from testgen_sets import (GENERATED, HANDWRITTEN, RUNS, TRIAGE_KINDS, load_sets, triage,
+                          xfail_reason)
+
+HAND = next(s for s in load_sets(HANDWRITTEN) if s.name == "register_param")
+
+
+@pytest.fixture(scope="module")
+def replay():
+    program = p4sim.compile_file(HAND.program)
+    with P4simReplay(program, HAND.p4_name, HAND.bfrt_json) as r:
+        yield r
+
+
+def test_the_reader_gives_calls_frames_and_masks_of_each_test():
+    f = HAND.read()
+    assert f.program_name == "register_param" and f.seed is None
+    assert [t.name for t in f.tests] == ["Test0", "Test1", "Test2", "Test3"]
+    t0 = f.tests[0]
+    assert t0.calls[0] == RegisterParamSet("SwitchIngress.budget", 5)
+    assert t0.calls[1] == RegisterSet("SwitchIngress.used", 170, 2)
+    add = t0.calls[2]
+    assert isinstance(add, EntryAdd) and add.table == "SwitchIngress.forward"
+    assert add.keys[0].as_key_value() == 0xB1 and add.action == "SwitchIngress.hit"
+    assert add.data == (("port", 2),)
+    assert t0.ingress_port == 1 and len(t0.frame) == 62
+    assert t0.expected == ExpectedPacket(2, t0.frame, ((288, 32),))
+    assert t0.coverage == 0.62 and "Hand-written" in t0.trace
+    assert f.tests[1].expected is None                   # verifyPackets: pass = a drop
+
+
+@pytest.mark.parametrize("old,new", [
+    ("        self.insertTableEntry(", "        self.doSomethingElse("),
+    ("        send_packet(self, ig_port, pkt)", "        send_packet(self, 5, pkt)"),
+    ("        exp_pkt.set_do_not_care(288, 32)", "        exp_pkt.set_do_not_care(x, 32)"),
+    ("gc.KeyTuple('hdr.ethernet.dst_addr', 0x0000000000B1)",
+     "gc.KeyTuple('hdr.ethernet.dst_addr', 0xB1, 1, 2, 3)"),
+])
+def test_the_reader_refuses_what_the_template_does_not_write(tmp_path, old, new):
+    text = HAND.ptf_file.read_text()
+    assert old in text
+    bad = tmp_path / "register_param.py"
+    bad.write_text(text.replace(old, new, 1))
+    with pytest.raises(FormatError, match=re.escape(str(bad)) + r":\d+: "):
+        ptf_format.read(bad)
+
+
+def test_a_file_without_tests_or_p4_name_is_refused(tmp_path):
+    f = tmp_path / "x.py"
+    f.write_text("import logging\n")
+    with pytest.raises(FormatError, match="BfRuntimeTest.setUp"):
+        ptf_format.read(f)
+
+
+def _expected(frame: bytes, port: int = 2, dont_care=()):
+    t = HAND.read().tests[0]
+    return dataclasses.replace(t, expected=ExpectedPacket(port, frame, tuple(dont_care)))
+
+
+def test_the_verdict_is_ptfs_mask_and_nothing_else_anywhere():
+    frame = bytes(range(64))
+    t = _expected(frame, dont_care=[(8, 8)])            # byte 1 is don't-care
+    flipped = bytearray(frame)
+    flipped[1] ^= 0xFF
+    assert compare(t, [(2, bytes(flipped))], []).passed
+    flipped[2] ^= 0x01                                  # a cared bit
+    out = compare(t, [(2, bytes(flipped))], [])
+    assert not out.passed and "first difference at byte 2" in out.detail
+    assert not compare(t, [(2, frame + b"\0")], []).passed          # longer
+    assert not compare(t, [(3, frame)], []).passed                  # another port
+    assert not compare(t, [(2, frame), (2, frame)], []).passed      # one packet too many
+    assert not compare(t, [], [("ingress", "drop_ctl")]).passed     # dropped
+    drop = dataclasses.replace(t, expected=None)
+    assert compare(drop, [], []).passed
+    assert not compare(drop, [(2, frame)], []).passed
+
+
+def test_replay_fails_a_wrong_expectation(replay):
+    t = HAND.read().tests[0]
+    assert replay.run(t).passed
+    wrong = bytearray(t.frame)
+    wrong[13] ^= 0x01                                   # ether type, a cared byte
+    out = replay.run(dataclasses.replace(
+        t, expected=dataclasses.replace(t.expected, frame=bytes(wrong))))
+    assert not out.passed and "byte 13" in out.detail
+    # without the budget the program's RegisterParam value (2) holds and used[170] = 2
+    # spends it: P4Testgen's expected output would then be wrong
+    assert not replay.run(dataclasses.replace(t, calls=t.calls[1:])).passed
+
+
+def test_replay_resets_the_switch_between_tests(replay):
+    t1, t2 = HAND.read().tests[1], HAND.read().tests[2]
+    assert replay.run(t1).passed and replay.run(t2).passed
+    # Test3 overrides forward's default action; Test2 after it still sees miss()
+    assert replay.run(HAND.read().tests[3]).passed and replay.run(t2).passed
+
+
+def test_names_resolve_through_bf_p4cs_bfrt_json(tmp_path, replay):
+    """A table bf-p4c's bfrt.json lacks fails, although p4sim has it: the replay does
+    not fall back to the softswitch's own schema."""
+    doc = json.loads(HAND.bfrt_json.read_text())
+    doc["tables"] = [t for t in doc["tables"] if not t["name"].endswith(".forward")]
+    (tmp_path / "bfrt.json").write_text(json.dumps(doc))
+    program = p4sim.compile_file(HAND.program)
+    with P4simReplay(program, HAND.p4_name, tmp_path / "bfrt.json") as r:
+        out = r.run(HAND.read().tests[0])
+    assert not out.passed and "SwitchIngress.forward" in out.detail
+
+
+def test_failed_ptf_tests_are_read_from_unittests_summary():
+    out = ("register_param.Test0 ... ok\n"
+           "======================================================================\n"
+           "FAIL: runTest (register_param.Test3)\n"
+           "----------------------------------------------------------------------\n"
+           "ERROR: runTest (atp.Test12.runTest)\n")
+    assert failed_tests(out) == {"Test3", "Test12"}
+
+
+def test_every_triage_entry_names_existing_tests_and_gives_evidence():
+    sets = {s.name: {t.name for t in s.read().tests}
+            for s in load_sets(GENERATED) + load_sets(HANDWRITTEN)}
+    for e in triage():
+        assert e.test_set in sets, f"triage names no committed set {e.test_set}"
+        assert set(e.tests) <= sets[e.test_set], \
+            f"{e.test_set}: triage names tests it does not have: " \
+            f"{sorted(set(e.tests) - sets[e.test_set])}"
+        assert e.kind in TRIAGE_KINDS and set(e.runs) <= set(RUNS)
+        assert len(e.reason) > 20 and len(e.evidence) > 20
+        assert xfail_reason([e], e.test_set, e.tests[0], e.runs[0]).startswith(e.kind)
+
+
+def test_triage_refuses_an_entry_without_evidence(tmp_path):
+    f = tmp_path / "triage.yaml"
+    f.write_text("- {test_set: x, tests: [Test0], kind: p4testgen-model, reason: r}\n")
+    with pytest.raises(ValueError, match="evidence"):
+        triage(f)
+
+
+GENERATED_SETS = load_sets(GENERATED) or [pytest.param(None, marks=pytest.mark.skip(
+    reason="no generated sets committed yet: build P4Testgen (tools/p4testgen/README.md) "
+           "and run make p4testgen-regen"))]
+
+
+@pytest.mark.parametrize("s", GENERATED_SETS, ids=lambda s: getattr(s, "name", "none"))
+def test_a_generated_set_records_its_provenance(s):
+    p = s.provenance
+    gen = p["p4testgen"]
+    assert re.fullmatch(r"[0-9a-f]{40}", gen["p4c_commit"])
+    assert gen["command"][1:5] == ["--target", "tofino", "--arch", "tna"]
+    assert "--seed" in gen["command"] and str(gen["seed"]) in gen["command"]
+    f = s.read()
+    assert f.seed == str(gen["seed"]) and f.program_name == s.p4_name
+    assert p["tests"] == len(f.tests) > 0
+    assert 0 < p["statement_coverage"] <= 1
+    assert p["statement_coverage"] == max(t.coverage for t in f.tests)
+    assert (s.folder / "bfrt.json").exists() and s.program.exists()
+
+
+def test_regen_without_p4testgen_says_how_to_build_it(monkeypatch, capsys, tmp_path):
+    monkeypatch.setenv("P4TESTGEN", str(tmp_path / "nowhere" / "p4testgen"))
+    monkeypatch.setattr(regen, "DEFAULT_BINARIES", (tmp_path / "none",))
+    monkeypatch.setenv("PATH", str(tmp_path))
+    assert regen.main(["--only", "atp-tofino"]) == 2
+    err = capsys.readouterr().err
+    assert "tools/p4testgen/build.sh" in err and "README" in err
+    assert str(tmp_path / "nowhere" / "p4testgen") in err
