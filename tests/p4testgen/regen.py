@@ -22,6 +22,7 @@ import argparse
 import datetime
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -49,7 +50,7 @@ HOW_TO_BUILD = ("P4Testgen is not built here. Build it with its Tofino target (h
                 "cores; tools/p4testgen/README.md):\n"
                 "    tools/p4testgen/build.sh ../p4testgen/w SOURCES\n"
                 "then run make p4testgen-regen again (or set P4TESTGEN=/path/to/p4testgen).")
-GENERATION_TIMEOUT_S = 4 * 3600
+RUN_TIMEOUT_S = 1800       # one P4Testgen run; a later run that times out keeps the earlier
 
 
 class RegenError(Exception):
@@ -66,6 +67,7 @@ class Spec:
     include_dirs: list[str] = field(default_factory=list)
     seed: int = 1
     port_ranges: str = "0:7"
+    path_selection: str = "GREEDY_STATEMENT_SEARCH"
     max_tests: list[int] = field(default_factory=lambda: [25, 50, 100, 200])
     extra_args: list[str] = field(default_factory=list)
     bf_p4c_args: list[str] = field(default_factory=list)
@@ -117,9 +119,10 @@ def testgen_command(binary: Path, spec: Spec, out_dir: Path, max_tests: int) -> 
     includes = [f"-I{REPO / d}" for d in spec.include_dirs]
     return [str(binary), "--target", "tofino", "--arch", "tna", "--std", "p4-16",
             "-D__TARGET_TOFINO__=1", *_defines(spec), *includes,
-            "--test-backend", "PTF", "--test-name", spec.p4_name,
+            "--test-backend", "PTF", "--test-name", spec.p4_name, "--print-traces",
             "--seed", str(spec.seed), "--max-tests", str(max_tests),
-            "--stop-metric", "MAX_NODE_COVERAGE", "--port-ranges", spec.port_ranges,
+            "--stop-metric", "MAX_NODE_COVERAGE", "--track-coverage", "STATEMENTS",
+            "--path-selection", spec.path_selection, "--port-ranges", spec.port_ranges,
             *spec.extra_args,
             "--out-dir", str(out_dir), str(REPO / spec.program)]
 
@@ -137,6 +140,16 @@ class Run:
     coverage: float
     seconds: float
     folder: Path
+    nodes: str = ""             # "covered/coverable" statements, from P4Testgen's log
+
+    @property
+    def covered(self) -> float:
+        """What the plateau compares: the exact statement count when the log gives it
+        (the PTF file's figure has two significant digits only)."""
+        return int(self.nodes.split("/")[0]) if self.nodes else self.coverage
+
+
+_NODES = re.compile(r"Nodes covered: \S+ \((\d+/\d+)\)")
 
 
 def generate(binary: Path, spec: Spec, work: Path, max_tests: int) -> Run:
@@ -145,8 +158,12 @@ def generate(binary: Path, spec: Spec, work: Path, max_tests: int) -> Run:
     cmd = testgen_command(binary, spec, out, max_tests)
     t0 = time.monotonic()
     print(f"  {spec.name}: p4testgen --max-tests {max_tests} ...", flush=True)
-    r = subprocess.run(cmd, capture_output=True, text=True, timeout=GENERATION_TIMEOUT_S,
-                       cwd=binary.parent)
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=RUN_TIMEOUT_S,
+                           cwd=binary.parent)
+    except subprocess.TimeoutExpired:
+        raise RegenError(f"{spec.name}: P4Testgen --max-tests {max_tests} ran longer than "
+                         f"{RUN_TIMEOUT_S} s") from None
     seconds = time.monotonic() - t0
     (out / "p4testgen.log").write_text(r.stdout + r.stderr)
     ptf_file = out / f"{spec.p4_name}.py"
@@ -155,7 +172,8 @@ def generate(binary: Path, spec: Spec, work: Path, max_tests: int) -> Run:
         raise RegenError(f"{spec.name}: P4Testgen failed (exit {r.returncode}):\n{tail}")
     tests = ptf_format.read(ptf_file).tests
     coverage = max((t.coverage or 0.0) for t in tests)
-    return Run(max_tests, len(tests), coverage, seconds, out)
+    nodes = _NODES.findall(r.stdout + r.stderr)
+    return Run(max_tests, len(tests), coverage, seconds, out, nodes[-1] if nodes else "")
 
 
 def compile_bfrt(spec: Spec, work: Path) -> dict:
@@ -182,17 +200,26 @@ def regenerate(binary: Path, commit: str, spec: Spec) -> dict:
         work = Path(tmp)
         runs: list[Run] = []
         for n in spec.max_tests:
-            run = generate(binary, spec, work, n)
+            try:
+                run = generate(binary, spec, work, n)
+            except RegenError as e:
+                if not runs:
+                    raise
+                print(f"  {spec.name}: {e}; keeping the run with --max-tests "
+                      f"{runs[-1].max_tests}", flush=True)
+                break
             runs.append(run)
             print(f"  {spec.name}: {run.tests} tests, statement coverage {run.coverage:.4f} "
                   f"({run.seconds:.0f} s)", flush=True)
             if run.coverage >= 1.0 or run.tests < n:
                 break           # everything covered, or P4Testgen ran out of paths
-            if len(runs) > 1 and run.coverage <= runs[-2].coverage:
+            if len(runs) > 1 and run.covered <= runs[-2].covered:
                 break           # more tests, no more coverage: the plateau
         final = runs[-1]
         plateau = (final.coverage >= 1.0 or final.tests < final.max_tests
-                   or (len(runs) > 1 and final.coverage <= runs[-2].coverage))
+                   or (len(runs) > 1 and final.covered <= runs[-2].covered))
+        if plateau and len(runs) > 1 and final.covered <= runs[-2].covered:
+            final = runs[-2]    # the last run added tests but no coverage: keep the smaller
         bfrt = compile_bfrt(spec, work)
         dest = GENERATED / spec.name
         staging = GENERATED / f".{spec.name}.new"
@@ -210,9 +237,11 @@ def regenerate(binary: Path, commit: str, spec: Spec) -> dict:
                           "binary": str(binary)},
             "tests": final.tests,
             "statement_coverage": final.coverage,
+            "statements_covered": final.nodes,
             "coverage_plateau": plateau,
             "coverage_by_max_tests": [{"max_tests": r.max_tests, "tests": r.tests,
                                        "statement_coverage": r.coverage,
+                                       "statements_covered": r.nodes,
                                        "seconds": round(r.seconds, 1)} for r in runs],
             "generated_utc": datetime.datetime.now(datetime.timezone.utc)
                              .strftime("%Y-%m-%dT%H:%M:%SZ"),
@@ -255,7 +284,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{spec.name}: {p['tests']} tests, statement coverage "
                   f"{p['statement_coverage']:.4f}"
                   f"{'' if p['coverage_plateau'] else ' (still growing at the last run)'}")
-        except (RegenError, subprocess.TimeoutExpired, ptf_format.FormatError) as e:
+        except (RegenError, ptf_format.FormatError) as e:
             failed.append(spec.name)
             print(f"FAILED {spec.name}: {e}", file=sys.stderr)
     if failed:
