@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import hashlib
 import json
 import os
 import re
@@ -68,7 +69,7 @@ class Spec:
     seed: int = 1
     port_ranges: str = "0:7"
     path_selection: str = "GREEDY_STATEMENT_SEARCH"
-    max_tests: list[int] = field(default_factory=lambda: [25, 50, 100, 200])
+    max_tests: int = 100
     extra_args: list[str] = field(default_factory=list)
     bf_p4c_args: list[str] = field(default_factory=list)
 
@@ -137,19 +138,27 @@ def _shown(cmd: list[str]) -> list[str]:
 class Run:
     max_tests: int
     tests: int
-    coverage: float
+    coverage: float             # the last test's statement coverage (PTF file: 2 digits)
     seconds: float
     folder: Path
-    nodes: str = ""             # "covered/coverable" statements, from P4Testgen's log
+    curve: list[tuple[int, int, int]]    # (test, statements covered, coverable), from the log
 
     @property
-    def covered(self) -> float:
-        """What the plateau compares: the exact statement count when the log gives it
-        (the PTF file's figure has two significant digits only)."""
-        return int(self.nodes.split("/")[0]) if self.nodes else self.coverage
+    def covered(self) -> str:
+        return f"{self.curve[-1][1]}/{self.curve[-1][2]}" if self.curve else ""
+
+    def plateau(self) -> bool:
+        """Coverage stopped growing: all covered, P4Testgen ran out of paths before
+        ``max_tests``, or the second half of the tests covered nothing new."""
+        if self.coverage >= 1.0 or self.tests < self.max_tests:
+            return True
+        if not self.curve:
+            return False
+        half = next(c for t, c, _ in self.curve if t >= (self.tests + 1) // 2)
+        return self.curve[-1][1] <= half
 
 
-_NODES = re.compile(r"Nodes covered: \S+ \((\d+/\d+)\)")
+_NODES = re.compile(r"Test (\d+): Nodes covered: \S+ \((\d+)/(\d+)\)")
 
 
 def generate(binary: Path, spec: Spec, work: Path, max_tests: int) -> Run:
@@ -165,26 +174,60 @@ def generate(binary: Path, spec: Spec, work: Path, max_tests: int) -> Run:
         raise RegenError(f"{spec.name}: P4Testgen --max-tests {max_tests} ran longer than "
                          f"{RUN_TIMEOUT_S} s") from None
     seconds = time.monotonic() - t0
-    (out / "p4testgen.log").write_text(r.stdout + r.stderr)
+    log = r.stdout + r.stderr
+    (out / "p4testgen.log").write_text(log)
     ptf_file = out / f"{spec.p4_name}.py"
     if r.returncode != 0 or not ptf_file.exists():
-        tail = "\n".join((r.stdout + r.stderr).strip().splitlines()[-15:])
+        tail = "\n".join(log.strip().splitlines()[-15:])
         raise RegenError(f"{spec.name}: P4Testgen failed (exit {r.returncode}):\n{tail}")
     tests = ptf_format.read(ptf_file).tests
-    coverage = max((t.coverage or 0.0) for t in tests)
-    nodes = _NODES.findall(r.stdout + r.stderr)
-    return Run(max_tests, len(tests), coverage, seconds, out, nodes[-1] if nodes else "")
+    curve = [(int(a), int(b), int(c)) for a, b, c in _NODES.findall(log)]
+    return Run(max_tests, len(tests), max((t.coverage or 0.0) for t in tests), seconds,
+               out, curve)
+
+
+def _curve_points(run: Run) -> list[dict]:
+    """The coverage curve at tests 1, 2, 4, 8, ... and the last."""
+    marks = {1 << k for k in range(20)} | {run.tests}
+    return [{"test": t, "statements_covered": c, "coverable": n}
+            for t, c, n in run.curve if t in marks]
+
+
+BFRT_CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) \
+    / "atp-conformance" / "bf-p4c-bfrt"
+
+
+def _bfrt_cache_key(compiler: str, cmd: list[str], spec: Spec) -> str:
+    """The compiler, its arguments and every .p4 file the build can include."""
+    h = hashlib.sha256(compiler.encode() + b"\0" + "\0".join(_shown(cmd)).encode())
+    folders = {(REPO / spec.program).parent, *(REPO / d for d in spec.include_dirs)}
+    for f in sorted(p for d in folders for p in d.rglob("*.p4")):
+        h.update(str(f.relative_to(REPO)).encode() + b"\0" + f.read_bytes())
+    return h.hexdigest()
 
 
 def compile_bfrt(spec: Spec, work: Path) -> dict:
+    """bf-p4c's bfrt.json for the build, without its internal tables; cached by the
+    compiler, arguments and sources (a compile of atp.p4 takes minutes)."""
     compiler, looked = find_bf_p4c()
     if compiler is None:
         raise RegenError("bf-p4c not found (for bfrt.json); looked at: " + "; ".join(looked))
     out = work / "bf-p4c"
     cmd = [compiler, "--target", "tofino", "--arch", "tna", *_defines(spec),
            *[f"-I{REPO / d}" for d in spec.include_dirs], *spec.bf_p4c_args,
-           "-o", str(out), str(REPO / spec.program)]
-    r = subprocess.run(cmd, capture_output=True, text=True, timeout=3600)
+           "-o", "OUT", str(REPO / spec.program)]
+    cached = BFRT_CACHE / f"{_bfrt_cache_key(compiler, cmd, spec)}.json"
+    if cached.exists():
+        return json.loads(cached.read_text())
+    doc = _run_bf_p4c(spec, cmd, out)
+    BFRT_CACHE.mkdir(parents=True, exist_ok=True)
+    cached.write_text(json.dumps(doc))
+    return doc
+
+
+def _run_bf_p4c(spec: Spec, cmd: list[str], out: Path) -> dict:
+    r = subprocess.run([str(out) if c == "OUT" else c for c in cmd], capture_output=True,
+                       text=True, timeout=3600)
     path = out / "bfrt.json"
     if not path.exists():
         raise RegenError(f"{spec.name}: bf-p4c wrote no bfrt.json:\n{r.stderr[-2000:]}")
@@ -195,31 +238,29 @@ def compile_bfrt(spec: Spec, work: Path) -> dict:
 
 
 def regenerate(binary: Path, commit: str, spec: Spec) -> dict:
-    """Generate with growing --max-tests until coverage stops growing; write the set."""
+    """Generate until statement coverage stops growing (``--max-tests`` doubled from the
+    set's value while the second half of the tests still covers new statements, up to
+    four times); write the set."""
     with tempfile.TemporaryDirectory(prefix=f"p4testgen-{spec.name}-") as tmp:
         work = Path(tmp)
         runs: list[Run] = []
-        for n in spec.max_tests:
+        n = spec.max_tests
+        for _attempt in range(3):
             try:
-                run = generate(binary, spec, work, n)
+                runs.append(generate(binary, spec, work, n))
             except RegenError as e:
                 if not runs:
                     raise
                 print(f"  {spec.name}: {e}; keeping the run with --max-tests "
                       f"{runs[-1].max_tests}", flush=True)
                 break
-            runs.append(run)
-            print(f"  {spec.name}: {run.tests} tests, statement coverage {run.coverage:.4f} "
-                  f"({run.seconds:.0f} s)", flush=True)
-            if run.coverage >= 1.0 or run.tests < n:
-                break           # everything covered, or P4Testgen ran out of paths
-            if len(runs) > 1 and run.covered <= runs[-2].covered:
-                break           # more tests, no more coverage: the plateau
+            run = runs[-1]
+            print(f"  {spec.name}: {run.tests} tests, statements {run.covered} "
+                  f"({run.coverage}), {run.seconds:.0f} s", flush=True)
+            if run.plateau():
+                break
+            n *= 2
         final = runs[-1]
-        plateau = (final.coverage >= 1.0 or final.tests < final.max_tests
-                   or (len(runs) > 1 and final.covered <= runs[-2].covered))
-        if plateau and len(runs) > 1 and final.covered <= runs[-2].covered:
-            final = runs[-2]    # the last run added tests but no coverage: keep the smaller
         bfrt = compile_bfrt(spec, work)
         dest = GENERATED / spec.name
         staging = GENERATED / f".{spec.name}.new"
@@ -234,15 +275,14 @@ def regenerate(binary: Path, commit: str, spec: Spec) -> dict:
                           "test_backend": "PTF", "seed": spec.seed,
                           "command": _shown(testgen_command(binary, spec, Path("OUT"),
                                                             final.max_tests)),
-                          "binary": str(binary)},
+                          "binary": str(binary), "seconds": round(final.seconds, 1)},
             "tests": final.tests,
             "statement_coverage": final.coverage,
-            "statements_covered": final.nodes,
-            "coverage_plateau": plateau,
-            "coverage_by_max_tests": [{"max_tests": r.max_tests, "tests": r.tests,
-                                       "statement_coverage": r.coverage,
-                                       "statements_covered": r.nodes,
-                                       "seconds": round(r.seconds, 1)} for r in runs],
+            "statements_covered": final.covered,
+            "coverage_plateau": final.plateau(),
+            "coverage_curve": _curve_points(final),
+            "earlier_runs": [{"max_tests": r.max_tests, "tests": r.tests,
+                              "statements_covered": r.covered} for r in runs[:-1]],
             "generated_utc": datetime.datetime.now(datetime.timezone.utc)
                              .strftime("%Y-%m-%dT%H:%M:%SZ"),
         }
@@ -281,8 +321,8 @@ def main(argv: list[str] | None = None) -> int:
     for spec in wanted:
         try:
             p = regenerate(binary, commit, spec)
-            print(f"{spec.name}: {p['tests']} tests, statement coverage "
-                  f"{p['statement_coverage']:.4f}"
+            print(f"{spec.name}: {p['tests']} tests, statements {p['statements_covered']} "
+                  f"({p['statement_coverage']})"
                   f"{'' if p['coverage_plateau'] else ' (still growing at the last run)'}")
         except (RegenError, ptf_format.FormatError) as e:
             failed.append(spec.name)

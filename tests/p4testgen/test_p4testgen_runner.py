@@ -182,3 +182,50 @@ def test_regen_without_p4testgen_says_how_to_build_it(monkeypatch, capsys, tmp_p
     err = capsys.readouterr().err
     assert "tools/p4testgen/build.sh" in err and "README" in err
     assert str(tmp_path / "nowhere" / "p4testgen") in err
+
+
+def _fake_p4testgen(tmp_path, covered_per_test):
+    """A stand-in for the binary: writes the hand-written PTF file under the set's p4
+    name and logs P4Testgen's per-test coverage lines."""
+    lines = "".join(f"echo '============ Test {i}: Nodes covered: 0.5 ({c}/40) ============'\n"
+                    for i, c in enumerate(covered_per_test, 1))
+    exe = tmp_path / "build" / "p4testgen"
+    exe.parent.mkdir()
+    exe.write_text("#!/bin/bash\n" + lines +
+                   'out=""; name=""; while [ $# -gt 0 ]; do case "$1" in '
+                   '--out-dir) out=$2; shift;; --test-name) name=$2; shift;; esac; shift; done\n'
+                   f'sed "s/^# p4testgen seed: none/# p4testgen seed: 1/" {HAND.ptf_file} '
+                   '> "$out/$name.py"\n')
+    exe.chmod(0o755)
+    return exe
+
+
+def test_regen_writes_a_set_with_its_command_seed_and_coverage_curve(tmp_path, monkeypatch):
+    monkeypatch.setattr(regen, "GENERATED", tmp_path / "generated")
+    monkeypatch.setattr(regen, "compile_bfrt", lambda spec, work: {"tables": []})
+    spec = regen.Spec(name="rp", program=str(HAND.program.relative_to(regen.REPO)),
+                      p4_name="register_param", max_tests=4)
+    exe = _fake_p4testgen(tmp_path, [10, 20, 20, 20])     # 4 tests, the 2nd half adds 0
+    p = regen.regenerate(exe, "a" * 40, spec)
+    written = tmp_path / "generated" / "rp"
+    assert sorted(f.name for f in written.iterdir()) == ["bfrt.json", "provenance.json",
+                                                          "register_param.py"]
+    assert p["tests"] == 4 and p["statements_covered"] == "20/40" and p["coverage_plateau"]
+    assert p["coverage_curve"][0] == {"test": 1, "statements_covered": 10, "coverable": 40}
+    cmd = p["p4testgen"]["command"]
+    assert cmd[cmd.index("--seed") + 1] == "1" and cmd[cmd.index("--max-tests") + 1] == "4"
+    assert cmd[-1] == spec.program and "--track-coverage" in cmd
+
+
+def test_regen_doubles_the_tests_while_coverage_grows(tmp_path, monkeypatch):
+    monkeypatch.setattr(regen, "GENERATED", tmp_path / "generated")
+    monkeypatch.setattr(regen, "compile_bfrt", lambda spec, work: {"tables": []})
+    spec = regen.Spec(name="rp", program=str(HAND.program.relative_to(regen.REPO)),
+                      p4_name="register_param", max_tests=4)
+    exe = _fake_p4testgen(tmp_path, [10, 20, 30, 40 - 1])  # still growing in the 2nd half
+    p = regen.regenerate(exe, "a" * 40, spec)
+    # the fake always writes 4 tests: a run with --max-tests 8 "runs out of paths"
+    assert [r["max_tests"] for r in p["earlier_runs"]] == [4]
+    assert p["coverage_plateau"] and "--max-tests" in p["p4testgen"]["command"]
+    cmd = p["p4testgen"]["command"]
+    assert cmd[cmd.index("--max-tests") + 1] == "8"
