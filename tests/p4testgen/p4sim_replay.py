@@ -15,7 +15,6 @@ from one test to the next.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -155,14 +154,3 @@ class P4simReplay:
             return Outcome(False, f"p4sim raised {type(e).__name__}: {e}")
         return compare(test, sent, list(self.device.switch.drops))
 
-
-def filtered_bfrt(doc: dict) -> dict:
-    """bf-p4c's bfrt.json without what no generated test can name: the compiler's own
-    tables (``pipe.snapshot.*``, ``tbl_dbg_counter``) and the learn filters' layout."""
-    keep = [t for t in doc.get("tables", [])
-            if ".snapshot." not in t.get("name", "") and "tbl_dbg_counter" not in t.get("name", "")]
-    return {"schema_version": doc.get("schema_version"), "tables": keep}
-
-
-def load_bfrt(path: Path) -> dict:
-    return json.loads(path.read_text())
