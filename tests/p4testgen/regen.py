@@ -307,7 +307,8 @@ def main(argv: list[str] | None = None) -> int:
         if unknown:
             print(f"no test set {sorted(unknown)} in {PROGRAMS}", file=sys.stderr)
             return 2
-        wanted = [s for s in wanted if s.name in args.only]
+        by_name = {s.name: s for s in wanted}
+        wanted = [by_name[n] for n in dict.fromkeys(args.only)]    # in the order given
     binary, looked = find_p4testgen()
     if binary is None:
         print(HOW_TO_BUILD + "\nLooked at: " + "; ".join(looked), file=sys.stderr)
