@@ -72,6 +72,9 @@ class Spec:
     max_tests: int = 100
     extra_args: list[str] = field(default_factory=list)
     bf_p4c_args: list[str] = field(default_factory=list)
+    # the defines bf-p4c compiles with for bfrt.json, when the set's own build does not fit
+    # a Tofino (names do not depend on them; programs.yaml says why where it is used)
+    bfrt_defines: dict[str, str | None] | None = None
 
 
 def specs(path: Path = PROGRAMS) -> list[Spec]:
@@ -112,8 +115,9 @@ def p4c_commit(binary: Path) -> str:
                      f"P4TESTGEN_P4C_COMMIT to the commit of its source tree")
 
 
-def _defines(spec: Spec) -> list[str]:
-    return [f"-D{k}" if v is None else f"-D{k}={v}" for k, v in spec.defines.items()]
+def _defines(spec: Spec, defines: dict[str, str | None] | None = None) -> list[str]:
+    d = spec.defines if defines is None else defines
+    return [f"-D{k}" if v is None else f"-D{k}={v}" for k, v in d.items()]
 
 
 def testgen_command(binary: Path, spec: Spec, out_dir: Path, max_tests: int) -> list[str]:
@@ -213,9 +217,9 @@ def compile_bfrt(spec: Spec, work: Path) -> dict:
     if compiler is None:
         raise RegenError("bf-p4c not found (for bfrt.json); looked at: " + "; ".join(looked))
     out = work / "bf-p4c"
-    cmd = [compiler, "--target", "tofino", "--arch", "tna", *_defines(spec),
-           *[f"-I{REPO / d}" for d in spec.include_dirs], *spec.bf_p4c_args,
-           "-o", "OUT", str(REPO / spec.program)]
+    cmd = [compiler, "--target", "tofino", "--arch", "tna",
+           *_defines(spec, spec.bfrt_defines), *[f"-I{REPO / d}" for d in spec.include_dirs],
+           *spec.bf_p4c_args, "-o", "OUT", str(REPO / spec.program)]
     cached = BFRT_CACHE / f"{_bfrt_cache_key(compiler, cmd, spec)}.json"
     if cached.exists():
         return json.loads(cached.read_text())
