@@ -154,3 +154,9 @@ class P4simReplay:
             return Outcome(False, f"p4sim raised {type(e).__name__}: {e}")
         return compare(test, sent, list(self.device.switch.drops))
 
+
+def replay_for_set(test_set) -> P4simReplay:
+    """A P4simReplay of a committed set's program build (testgen_sets.GeneratedSet)."""
+    program = p4sim.compile_file(test_set.program, include_dirs=test_set.include_dirs,
+                                 defines=test_set.defines)
+    return P4simReplay(program, test_set.p4_name, test_set.bfrt_json)

@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-import p4sim
-from p4sim_replay import P4simReplay
+from p4sim_replay import P4simReplay, replay_for_set
 from ptf_format import FormatError
 from testgen_sets import GENERATED, HANDWRITTEN, GeneratedSet, load_sets, triage, xfail_reason
 
@@ -47,10 +46,8 @@ def replay_for():
     def get(name: str):
         if name not in _replays:
             s: GeneratedSet = SETS[name]
-            program = p4sim.compile_file(s.program, include_dirs=s.include_dirs,
-                                         defines=s.defines)
             tests = {t.name: t for t in s.read().tests}
-            _replays[name] = (P4simReplay(program, s.p4_name, s.bfrt_json), tests)
+            _replays[name] = (replay_for_set(s), tests)
         return _replays[name]
     yield get
     for r, _ in _replays.values():
