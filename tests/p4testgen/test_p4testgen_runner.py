@@ -20,7 +20,7 @@ from test_p4testgen_on_softswitch import failed_tests
 from testgen_sets import (GENERATED, HANDWRITTEN, RUNS, TRIAGE_KINDS, load_sets, triage,
                           xfail_reason)
 
-HAND = next(s for s in load_sets(HANDWRITTEN) if s.name == "register_param")
+HAND = next(s for s in load_sets(HANDWRITTEN) if s.name == "handwritten-register_param")
 
 
 @pytest.fixture(scope="module")

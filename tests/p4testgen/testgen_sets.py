@@ -71,11 +71,14 @@ class GeneratedSet:
 
 
 def load_sets(root: Path) -> list[GeneratedSet]:
+    """The sets under ``root``; a hand-written set's name is ``handwritten-<folder>``, so
+    it never shadows a generated set of the same program."""
     out = []
+    prefix = "handwritten-" if root == HANDWRITTEN else ""
     for prov in sorted(root.glob("*/provenance.json")):
         p = json.loads(prov.read_text())
-        out.append(GeneratedSet(prov.parent.name, prov.parent, p,
-                           prov.parent / f"{p['p4_name']}.py"))
+        out.append(GeneratedSet(prefix + prov.parent.name, prov.parent, p,
+                                prov.parent / f"{p['p4_name']}.py"))
     return out
 
 
