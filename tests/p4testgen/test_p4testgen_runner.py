@@ -130,8 +130,10 @@ def test_failed_ptf_tests_are_read_from_unittests_summary():
            "======================================================================\n"
            "FAIL: runTest (register_param.Test3)\n"
            "----------------------------------------------------------------------\n"
-           "ERROR: runTest (atp.Test12.runTest)\n")
-    assert failed_tests(out) == {"Test3", "Test12"}
+           "ERROR: runTest (atp.Test12.runTest)\n"
+           "FAIL: register_param.Test4\n"
+           "ERROR: atp.Test7\n")
+    assert failed_tests(out) == {"Test3", "Test12", "Test4", "Test7"}
 
 
 def test_every_triage_entry_names_existing_tests_and_gives_evidence():
