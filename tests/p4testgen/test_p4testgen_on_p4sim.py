@@ -41,10 +41,14 @@ _replays: dict[str, tuple[P4simReplay, dict]] = {}
 
 @pytest.fixture(scope="module")
 def replay_for():
-    """A P4simReplay per test set, made on first use in this process, closed at the end
-    of the module (compiling atp.p4 for p4sim takes seconds)."""
+    """The P4simReplay of a test set, made on first use in this process (compiling
+    atp.p4 for p4sim takes seconds); tests come set by set, so the previous set's device
+    and server are closed when the next set starts."""
     def get(name: str):
         if name not in _replays:
+            for r, _ in _replays.values():
+                r.close()
+            _replays.clear()
             s: GeneratedSet = SETS[name]
             tests = {t.name: t for t in s.read().tests}
             _replays[name] = (replay_for_set(s), tests)
