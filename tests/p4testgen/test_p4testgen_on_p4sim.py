@@ -42,13 +42,14 @@ _replays: dict[str, tuple[P4simReplay, dict]] = {}
 @pytest.fixture(scope="module")
 def replay_for():
     """The P4simReplay of a test set, made on first use in this process (compiling
-    atp.p4 for p4sim takes seconds); tests come set by set, so the previous set's device
-    and server are closed when the next set starts."""
+    atp.p4 for p4sim takes seconds); tests come set by set, so only the two sets used
+    last keep their device and server open."""
     def get(name: str):
-        if name not in _replays:
-            for r, _ in _replays.values():
-                r.close()
-            _replays.clear()
+        if name in _replays:
+            _replays[name] = _replays.pop(name)         # most recently used last
+        else:
+            while len(_replays) >= 2:
+                _replays.pop(next(iter(_replays)))[0].close()
             s: GeneratedSet = SETS[name]
             tests = {t.name: t for t in s.read().tests}
             _replays[name] = (replay_for_set(s), tests)
