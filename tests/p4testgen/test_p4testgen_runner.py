@@ -33,7 +33,7 @@ def replay():
 def test_the_reader_gives_calls_frames_and_masks_of_each_test():
     f = HAND.read()
     assert f.program_name == "register_param" and f.seed is None
-    assert [t.name for t in f.tests] == ["Test0", "Test1", "Test2", "Test3"]
+    assert [t.name for t in f.tests] == ["Test0", "Test1", "Test2", "Test3", "Test4"]
     t0 = f.tests[0]
     assert t0.calls[0] == RegisterParamSet("SwitchIngress.budget", 5)
     assert t0.calls[1] == RegisterSet("SwitchIngress.used", 170, 2)
@@ -206,16 +206,16 @@ def test_regen_writes_a_set_with_its_command_seed_and_coverage_curve(tmp_path, m
     monkeypatch.setattr(regen, "GENERATED", tmp_path / "generated")
     monkeypatch.setattr(regen, "compile_bfrt", lambda spec, work: {"tables": []})
     spec = regen.Spec(name="rp", program=str(HAND.program.relative_to(regen.REPO)),
-                      p4_name="register_param", max_tests=4)
-    exe = _fake_p4testgen(tmp_path, [10, 20, 20, 20])     # 4 tests, the 2nd half adds 0
+                      p4_name="register_param", max_tests=5)
+    exe = _fake_p4testgen(tmp_path, [10, 20, 20, 20, 20])  # 5 tests, the 2nd half adds 0
     p = regen.regenerate(exe, "a" * 40, spec)
     written = tmp_path / "generated" / "rp"
     assert sorted(f.name for f in written.iterdir()) == ["bfrt.json", "provenance.json",
                                                           "register_param.py"]
-    assert p["tests"] == 4 and p["statements_covered"] == "20/40" and p["coverage_plateau"]
+    assert p["tests"] == 5 and p["statements_covered"] == "20/40" and p["coverage_plateau"]
     assert p["coverage_curve"][0] == {"test": 1, "statements_covered": 10, "coverable": 40}
     cmd = p["p4testgen"]["command"]
-    assert cmd[cmd.index("--seed") + 1] == "1" and cmd[cmd.index("--max-tests") + 1] == "4"
+    assert cmd[cmd.index("--seed") + 1] == "1" and cmd[cmd.index("--max-tests") + 1] == "5"
     assert cmd[-1] == spec.program and "--track-coverage" in cmd
 
 
@@ -223,11 +223,11 @@ def test_regen_doubles_the_tests_while_coverage_grows(tmp_path, monkeypatch):
     monkeypatch.setattr(regen, "GENERATED", tmp_path / "generated")
     monkeypatch.setattr(regen, "compile_bfrt", lambda spec, work: {"tables": []})
     spec = regen.Spec(name="rp", program=str(HAND.program.relative_to(regen.REPO)),
-                      p4_name="register_param", max_tests=4)
-    exe = _fake_p4testgen(tmp_path, [10, 20, 30, 40 - 1])  # still growing in the 2nd half
+                      p4_name="register_param", max_tests=5)
+    exe = _fake_p4testgen(tmp_path, [10, 20, 30, 35, 39])  # still growing in the 2nd half
     p = regen.regenerate(exe, "a" * 40, spec)
-    # the fake always writes 4 tests: a run with --max-tests 8 "runs out of paths"
-    assert [r["max_tests"] for r in p["earlier_runs"]] == [4]
+    # the fake always writes 5 tests: a run with --max-tests 10 "runs out of paths"
+    assert [r["max_tests"] for r in p["earlier_runs"]] == [5]
     assert p["coverage_plateau"] and "--max-tests" in p["p4testgen"]["command"]
     cmd = p["p4testgen"]["command"]
-    assert cmd[cmd.index("--max-tests") + 1] == "8"
+    assert cmd[cmd.index("--max-tests") + 1] == "10"
