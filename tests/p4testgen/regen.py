@@ -44,7 +44,7 @@ import ptf_format  # noqa: E402
 from bf_p4c_finder import find_bf_p4c  # noqa: E402
 from bfp4c_goldens import keep  # noqa: E402
 
-from testgen_sets import GENERATED, PROGRAMS  # noqa: E402
+from testgen_sets import GENERATED, PROGRAMS, program_path  # noqa: E402
 DEFAULT_BINARIES = (REPO.parent / "p4testgen" / "w" / "build" / "p4testgen",
                     REPO.parent / "p4testgen" / "build" / "p4testgen")
 HOW_TO_BUILD = ("P4Testgen is not built here. Build it with its Tofino target (hours on 2 "
@@ -62,7 +62,7 @@ class RegenError(Exception):
 class Spec:
     """One test set of programs.yaml."""
     name: str
-    program: str                    # relative to the repository
+    program: str            # relative to the repository, or p4c:PATH (testgen_sets.program_path)
     p4_name: str
     defines: dict[str, str | None] = field(default_factory=dict)
     include_dirs: list[str] = field(default_factory=list)
@@ -129,7 +129,7 @@ def testgen_command(binary: Path, spec: Spec, out_dir: Path, max_tests: int) -> 
             "--stop-metric", "MAX_NODE_COVERAGE", "--track-coverage", "STATEMENTS",
             "--path-selection", spec.path_selection, "--port-ranges", spec.port_ranges,
             *spec.extra_args,
-            "--out-dir", str(out_dir), str(REPO / spec.program)]
+            "--out-dir", str(out_dir), str(program_path(spec.program))]
 
 
 def _shown(cmd: list[str]) -> list[str]:
@@ -204,7 +204,7 @@ BFRT_CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) \
 def _bfrt_cache_key(compiler: str, cmd: list[str], spec: Spec) -> str:
     """The compiler, its arguments and every .p4 file the build can include."""
     h = hashlib.sha256(compiler.encode() + b"\0" + "\0".join(_shown(cmd)).encode())
-    folders = {(REPO / spec.program).parent, *(REPO / d for d in spec.include_dirs)}
+    folders = {program_path(spec.program).parent, *(REPO / d for d in spec.include_dirs)}
     for f in sorted(p for d in folders for p in d.rglob("*.p4")):
         h.update(str(f.relative_to(REPO)).encode() + b"\0" + f.read_bytes())
     return h.hexdigest()
@@ -219,7 +219,7 @@ def compile_bfrt(spec: Spec, work: Path) -> dict:
     out = work / "bf-p4c"
     cmd = [compiler, "--target", "tofino", "--arch", "tna",
            *_defines(spec, spec.bfrt_defines), *[f"-I{REPO / d}" for d in spec.include_dirs],
-           *spec.bf_p4c_args, "-o", "OUT", str(REPO / spec.program)]
+           *spec.bf_p4c_args, "-o", "OUT", str(program_path(spec.program))]
     cached = BFRT_CACHE / f"{_bfrt_cache_key(compiler, cmd, spec)}.json"
     if cached.exists():
         return json.loads(cached.read_text())

@@ -26,8 +26,8 @@ from bfruntime import bfruntime_pb2 as pb
 from bfruntime.client import BfRuntimeClient
 from p4sim.switchd.launch import LaunchError
 from ptf_run import PtfNotRunnable, ptf_session
-from testgen_sets import (GENERATED, HANDWRITTEN, load_sets, softswitch_ci_sets, triage,
-                          xfail_reason)
+from testgen_sets import (GENERATED, HANDWRITTEN, ProgramMissing, load_sets,
+                          softswitch_ci_sets, triage, xfail_reason)
 
 SETS = {s.name: s for s in load_sets(GENERATED) + load_sets(HANDWRITTEN)}
 ALL = os.environ.get("ATP_P4TESTGEN_PTF") == "all"
@@ -84,6 +84,10 @@ def test_p4testgen_ptf_file_passes_on_the_softswitch(name, sde_python_dir, tmp_p
                     f"softswitch_ci); run every set with make p4testgen-ptf")
     if os.geteuid() != 0:
         pytest.skip("PTF and the softswitch need root (veth pairs, raw sockets)")
+    try:
+        s.program
+    except ProgramMissing as e:
+        pytest.skip(str(e))
     tests = [t.name for t in s.read().tests]
     expected_failures = {t for t in tests
                          if xfail_reason(triage(), name, t, run="softswitch")}

@@ -231,3 +231,21 @@ def test_regen_doubles_the_tests_while_coverage_grows(tmp_path, monkeypatch):
     assert p["coverage_plateau"] and "--max-tests" in p["p4testgen"]["command"]
     cmd = p["p4testgen"]["command"]
     assert cmd[cmd.index("--max-tests") + 1] == "10"
+
+
+def test_p4testgens_own_programs_are_read_from_a_p4c_tree_never_copied(monkeypatch, tmp_path):
+    """programs.yaml names P4Testgen's test programs inside p4c ($P4C_SRC), and a set of
+    one skips naming the variable where there is no p4c tree."""
+    from testgen_sets import P4C_PREFIX, ProgramMissing, program_path
+    p4c_sets = [s for s in regen.specs() if s.program.startswith(P4C_PREFIX)]
+    assert p4c_sets, "programs.yaml lists P4Testgen's own Tofino programs"
+    assert not (regen.REPO / "tests" / "p4testgen" / "upstream").exists()
+    monkeypatch.delenv("P4C_SRC", raising=False)
+    with pytest.raises(ProgramMissing, match=r"set P4C_SRC"):
+        program_path(p4c_sets[0].program)
+    inside = p4c_sets[0].program[len(P4C_PREFIX):]
+    (tmp_path / inside).parent.mkdir(parents=True)
+    (tmp_path / inside).write_text("// stands for the program\n")
+    monkeypatch.setenv("P4C_SRC", str(tmp_path))
+    assert program_path(p4c_sets[0].program) == tmp_path / inside
+    assert program_path("p4src/atp.p4") == regen.REPO / "p4src" / "atp.p4"

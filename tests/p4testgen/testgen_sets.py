@@ -18,6 +18,7 @@ its reason and evidence.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,6 +36,34 @@ TRIAGE_KINDS = ("p4testgen-model", "p4testgen-ptf-template", "p4sim-limitation")
 RUNS = ("p4sim", "softswitch")      # where a disagreement shows: in process, through ptf
 
 
+P4C_PREFIX = "p4c:"
+P4C_TESTS = "backends/p4tools/modules/testgen/targets/tofino/test/p4-programs"
+
+
+class ProgramMissing(Exception):
+    """A set's program is not on this machine; the message says where it was looked for."""
+
+
+def program_path(program: str) -> Path:
+    """The file of a ``program:`` of programs.yaml: relative to the repository, or
+    ``p4c:PATH`` inside a p4c source tree named by ``$P4C_SRC``. P4Testgen's own Tofino
+    test programs stay in p4c (code from elsewhere is never copied here): their sets run
+    where a p4c tree is at hand (the one P4Testgen was built from, e.g. the build's
+    ``WORKDIR/src/p4c``), and skip naming ``$P4C_SRC`` elsewhere."""
+    if not program.startswith(P4C_PREFIX):
+        return REPO / program
+    root = os.environ.get("P4C_SRC")
+    if not root:
+        raise ProgramMissing(f"{program}: set P4C_SRC to a p4c source tree (the commit in "
+                             f"the set's provenance.json; P4Testgen's build keeps one in "
+                             f"WORKDIR/src/p4c) to run P4Testgen's own test programs")
+    path = Path(root) / program[len(P4C_PREFIX):]
+    if not path.is_file():
+        raise ProgramMissing(f"{program}: no {path}; is $P4C_SRC ({root}) a p4c tree at "
+                             f"the commit of the set's provenance.json?")
+    return path
+
+
 @dataclass
 class GeneratedSet:
     name: str
@@ -44,7 +73,7 @@ class GeneratedSet:
 
     @property
     def program(self) -> Path:
-        return REPO / self.provenance["program"]
+        return program_path(self.provenance["program"])
 
     @property
     def defines(self) -> dict[str, str | None]:
