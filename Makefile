@@ -9,7 +9,8 @@ PYTEST_ARGS ?=
 ALLURE_RESULTS ?= reports/allure-results
 ALLURE_REPORT ?= reports/allure-report
 
-.PHONY: conformance test bench demo report report-deps constraints clean bfruntime-stubs verbs-emu atp-release
+.PHONY: conformance test bench demo report report-deps constraints clean bfruntime-stubs verbs-emu atp-release \
+	p4testgen-regen p4testgen-ptf
 
 # versions pinned by constraints.txt (regenerate with `make constraints`)
 $(VENV)/.installed: pyproject.toml constraints.txt
@@ -42,6 +43,16 @@ verbs-emu:
 
 atp-release: $(VENV)/.installed
 	$(PY) -m host_stack.release_build
+
+# P4Testgen's Tofino tests (docs/p4testgen.md): regenerate the committed sets where
+# P4Testgen is built ($$P4TESTGEN or ../p4testgen/w/build/p4testgen; it says how to build it
+# where it is not: tools/p4testgen/README.md), and run every set's PTF file unmodified
+# against the softswitch (make test runs the softswitch_ci selection of programs.yaml)
+p4testgen-regen: $(VENV)/.installed
+	$(PY) tests/p4testgen/regen.py $(P4TESTGEN_ARGS)
+
+p4testgen-ptf: $(VENV)/.installed
+	ATP_P4TESTGEN_PTF=all $(PY) -m pytest tests/p4testgen/test_p4testgen_on_softswitch.py -n 0 $(PYTEST_ARGS)
 
 # ATP training over veths and network namespaces (needs root); see host_stack/demo.py
 demo: $(VENV)/.installed

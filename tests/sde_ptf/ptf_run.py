@@ -15,8 +15,10 @@ from __future__ import annotations
 import ast
 import subprocess
 import sys
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterator
 
 from p4sim.switchd.launch import SwitchdProcess, VethPairs
 
@@ -83,20 +85,52 @@ def ptf_command(test_dir: Path, sde_python: Path, interfaces: dict[int, str],
     return cmd
 
 
-def run_ptf(program: Path, p4_name: str, test_dir: Path, sde_python: Path, work: Path,
-            ports: tuple[int, ...] = (1, 2, 3)) -> PtfResult:
-    """``program`` on a softswitch with ``ports``, and ptf over ``test_dir``; everything
-    started is gone when this returns (or raises). PtfNotRunnable, before anything
-    starts, when the tests cannot run here (``not_runnable_reason``)."""
+class PtfSession:
+    """One softswitch on veth pairs, on which ptf runs as often as needed
+    (``ptf_session``)."""
+
+    def __init__(self, address: str, p4_name: str, ptf_side: dict[int, str],
+                 sde_python: Path, work: Path):
+        self.address = address
+        self.p4_name = p4_name
+        self._ptf_side = ptf_side
+        self._sde_python = sde_python
+        self._work = work
+        self._runs = 0
+
+    def run(self, test_dir: Path, specs: tuple[str, ...] = ()) -> PtfResult:
+        """ptf over ``test_dir`` (only ``specs``, ptf's test names, if given)."""
+        self._runs += 1
+        cmd = ptf_command(test_dir, self._sde_python, self._ptf_side, self.address,
+                          self._work / f"{self.p4_name}-ptf-{self._runs}.log") + list(specs)
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=PTF_TIMEOUT_S,
+                           cwd=self._work)
+        return PtfResult(r.returncode, r.stdout + r.stderr, cmd)
+
+
+@contextmanager
+def ptf_session(program: Path, p4_name: str, test_dir: Path, sde_python: Path, work: Path,
+                ports: tuple[int, ...] = (1, 2, 3),
+                switchd_args: list[str] | None = None) -> Iterator[PtfSession]:
+    """``program`` on a softswitch with ``ports`` (``switchd_args``: more arguments of
+    ``python -m p4sim.switchd``, e.g. ``-D`` defines); everything started is gone when
+    the block ends (or raises). PtfNotRunnable, before anything starts, when the tests
+    of ``test_dir`` cannot run here (``not_runnable_reason``)."""
     why = not_runnable_reason(test_dir, sde_python)
     if why:
         raise PtfNotRunnable(why)
     with VethPairs(len(ports), tag="sdeptf") as veths:
         switch_side = dict(zip(ports, veths.switch))
         ptf_side = dict(zip(ports, veths.peer))
-        with SwitchdProcess(program, switch_side, p4_name=p4_name) as sd:
-            cmd = ptf_command(test_dir, sde_python, ptf_side, sd.address,
-                              work / f"{p4_name}-ptf.log")
-            r = subprocess.run(cmd, capture_output=True, text=True, timeout=PTF_TIMEOUT_S,
-                               cwd=work)
-    return PtfResult(r.returncode, r.stdout + r.stderr, cmd)
+        with SwitchdProcess(program, switch_side, p4_name=p4_name,
+                            extra_args=switchd_args) as sd:
+            yield PtfSession(sd.address, p4_name, ptf_side, sde_python, work)
+
+
+def run_ptf(program: Path, p4_name: str, test_dir: Path, sde_python: Path, work: Path,
+            ports: tuple[int, ...] = (1, 2, 3),
+            switchd_args: list[str] | None = None) -> PtfResult:
+    """``program`` on a softswitch and ptf over ``test_dir`` once (``ptf_session``)."""
+    with ptf_session(program, p4_name, test_dir, sde_python, work, ports,
+                     switchd_args) as session:
+        return session.run(test_dir)
