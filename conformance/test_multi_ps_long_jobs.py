@@ -10,10 +10,11 @@ run on the target like every closed loop (``run_on``: each switch in lockstep wi
 reference, the host rules on the frames). The host stack's PS processes are judged on
 the same property in ``test_host_stack.py``.
 
-Every scenario is at least ``32768 - S`` seqs, and ``S`` is bounded by the target's pool:
-on a Tofino build (4096) that is ~29,000 seqs, a minute or more per scenario on an
-interpreted switch; so a run draws few examples (:func:`_examples`) and the corpus holds
-one scenario. Under ``--profile=atp-release`` there is nothing to check: the release
+Every scenario is at least ``32768 - S`` seqs, and ``S`` is bounded by the target's pool
+(and, behind real interfaces, by what one register read-back may hold): on a Tofino
+build that is ~29,000-32,500 seqs, a minute or more per scenario on an interpreted
+switch; so a run draws few examples (:func:`_examples`) and the corpus holds one
+scenario. Under ``--profile=atp-release`` there is nothing to check: the release
 restarts seq at 1 for every tensor (9.7), its PS keeps its state and has no frontier.
 """
 
@@ -26,8 +27,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from atp_fixtures.generation.corpus import load_scenario
-from atp_fixtures.generation.multi_ps import idle_shape, multi_ps_long_job_scenarios
-from atp_fixtures.oracles.properties import assert_exactly_once
+from atp_fixtures.generation.multi_ps import (
+    MAX_WINDOW, REAL_PACKETS_MAX_WINDOW, idle_shape, multi_ps_long_job_scenarios,
+)
+from atp_fixtures.oracles.properties import assert_idle_ps_returns
 from atp_fixtures.targets.base import ATTRIBUTED_OUTPUT
 from reference.run import Run
 from reference.scenario import Scenario
@@ -56,38 +59,20 @@ def _spec_only(profile: str) -> None:
 
 
 def check_idle_ps_returns(run: Run, scenario: Scenario) -> None:
-    """The property on one run: the premise holds (more than half the ring idle, clear
-    of a lap), the results are exact, the idle PS's stale frontier showed (stragglers
-    dropped, or the job forgotten before judging), and it cost at most ``T_stale``."""
+    """The premise (more than half the ring idle, clear of a lap), then the property."""
     shape = idle_shape(scenario)
     assert shape.over_half_ring and shape.clear_of_a_lap, (
         f"scenario {scenario.name!r} does not make PS {shape.idle_ps} idle for "
         f"32768 - S .. 65535 - 2S packets (S = {shape.window}, gap {shape.gap})")
-    assert_exactly_once(run)
-    counters = run.counters
-    assert counters["ps.stale_forgets"] >= 1, (
-        f"no PS forgot the job after T_stale ({scenario.t_stale_ns} ns): the idle "
-        f"PS's stale frontier was never discarded\n{run.summary()}")
-    (job,) = scenario.jobs
-    if scenario.t_stale_ns < FORGETS_BEFORE_JUDGING_NS:
-        assert counters["ps.stragglers"] == 0, (
-            f"T_stale ({scenario.t_stale_ns} ns) is shorter than the idle time, yet "
-            f"{counters['ps.stragglers']} packet(s) were dropped as stragglers: the "
-            f"stale frontier was judged before it was forgotten\n{run.summary()}")
-        bound = SLACK_NS
-    else:
-        assert counters["ps.stragglers"] >= 1, (
-            f"the idle PS's next seqs were not behind its stale frontier\n{run.summary()}")
-        bound = scenario.t_stale_ns + SLACK_NS
-    assert run.finished_at[job.app_id] <= bound, (
-        f"job {job.app_id} finished at {run.finished_at[job.app_id]} ns, later than "
-        f"T_stale + {SLACK_NS} ns = {bound} ns\n{run.summary()}")
+    assert_idle_ps_returns(run, scenario.t_stale_ns < FORGETS_BEFORE_JUDGING_NS, SLACK_NS)
 
 
 @given(data=st.data())
 def test_idle_ps_returns_with_exact_results(data, profile, target, run_on):
     _spec_only(profile)
-    scenario = data.draw(multi_ps_long_job_scenarios(target.scenario_pool_max, profile))
+    scenario = data.draw(multi_ps_long_job_scenarios(
+        target.scenario_pool_max, profile,
+        REAL_PACKETS_MAX_WINDOW if target.batches_closed_loop else MAX_WINDOW))
     check_idle_ps_returns(run_on(scenario), scenario)
 
 

@@ -181,15 +181,9 @@ class ParameterServer:
             self.counters["ignored"] += 1
             return []
         contrib = self.contributors(packet)
-        if self.profile.seq_across_tensors:               # 9.7: no lifetime rules
-            if (self.last_fresh is not None
-                    and now - self.last_fresh >= self.t_stale_ns):
-                self._forget_job()
-            if self.is_straggler(packet.seq):
-                self.counters["stragglers"] += 1
-                return []
-            self.last_fresh = now
-            self._mark(contrib, packet.seq)
+        if self._judge(packet, contrib, now):
+            self.counters["stragglers"] += 1
+            return []
         key = key_on_wire(packet.key, self.profile)
         state = self._state(key, packet.seq)
         if state.parameter is not None:                  # duplicate after completion
@@ -278,6 +272,20 @@ class ParameterServer:
         return [state.parameter]
 
     # -- state lifetime (section 6, rev. 3 and rev. 4) ----------------------------------
+    def _judge(self, packet: AtpPacket, contrib: int, now: int) -> bool:
+        """Whether ``packet`` (carrying the workers ``contrib``) is a straggler; if not,
+        it is fresh and moves the frontier (6.6, 6.7). T_stale is checked first: a
+        frontier older than that is not used to judge. Under 9.7 nothing is judged."""
+        if not self.profile.seq_across_tensors:
+            return False
+        if self.last_fresh is not None and now - self.last_fresh >= self.t_stale_ns:
+            self._forget_job()
+        if self.is_straggler(packet.seq):
+            return True
+        self.last_fresh = now
+        self._mark(contrib, packet.seq)
+        return False
+
     def is_straggler(self, seq: int) -> bool:
         """Whether ``seq`` is at or behind the frontier: its state is gone for good."""
         return self.frontier is not None and seq_before_or_at(seq, self.frontier)
