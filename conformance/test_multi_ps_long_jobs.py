@@ -53,9 +53,14 @@ SLACK_NS = 5_000_000
 PROFILE_EXAMPLES_PER_EXAMPLE = 40
 
 
+# the session profile's examples per generated test, read when the module is collected
+# (inside the test, settings.default is the test's own)
+PROFILE_EXAMPLES = settings.default.max_examples
+
+
 def _examples() -> int:
     """Each example is thousands to tens of thousands of seqs (module docstring)."""
-    return min(settings.default.max_examples // PROFILE_EXAMPLES_PER_EXAMPLE, 4)
+    return min(PROFILE_EXAMPLES // PROFILE_EXAMPLES_PER_EXAMPLE, 4)
 
 
 def _spec_only(profile: str) -> None:
@@ -77,8 +82,8 @@ def check_idle_ps_returns(run: Run, scenario: Scenario) -> None:
 def test_idle_ps_returns_with_exact_results(data, profile, target, run_on):
     _spec_only(profile)
     if not _examples():
-        pytest.skip(f"the session's hypothesis profile draws {settings.default.max_examples}"
-                    f" examples per generated test, under {PROFILE_EXAMPLES_PER_EXAMPLE}: "
+        pytest.skip(f"the session's hypothesis profile draws {PROFILE_EXAMPLES} examples "
+                    f"per generated test, under {PROFILE_EXAMPLES_PER_EXAMPLE}: "
                     f"a multi-PS example is ~30,000 seqs (over a minute on a real-packet "
                     f"target), so this profile samples the corpus scenario only; "
                     f"--hypothesis-profile=ci or dev draws 1 or 2")
