@@ -67,7 +67,7 @@ SWITCH_DEVIATIONS = (
     ("9.11", "rule-4.3-agtr-outside-the-pool",
      "nothing compares agtr with P: an agtr at or above P is aggregated"),
     ("9.12", "rule-5-parameter-from-any-port",
-     "a parameter packet from another port than its PS's is dropped"),
+     "a parameter packet from a port that is no PS port of its job is dropped"),
 )
 
 

@@ -18,11 +18,11 @@ from reference.profiles import profile_named
 from host_stack.cli import add_common, load_scenario, on_stop_signals, run_main, touch
 from host_stack.link import PacketLink
 from host_stack.results import ps_result, write_json_atomically
-from host_stack.roles import Multiplex, roles_from_scenario, single_job
+from host_stack.roles import HOST_T_STALE_NS, Multiplex, roles_from_scenario, single_job
 from host_stack.shell import HostLoop
 
 
-def _from_launcher(link: PacketLink) -> tuple[str, list[ParameterServer]]:
+def _from_launcher(link: PacketLink, t_stale_ns: int) -> tuple[str, list[ParameterServer]]:
     from host_stack.launcher import LaunchConfig
     config = LaunchConfig.from_env()
     job, layout = single_job(config.app_id, config.num_workers, config.num_servers,
@@ -30,7 +30,7 @@ def _from_launcher(link: PacketLink) -> tuple[str, list[ParameterServer]]:
                              congestion_control=config.congestion_control)
     registry = IndexRegistry(config.pool_size)
     ps = ParameterServer(job, config.server_id, layout, link.mac,
-                         profile_named(config.profile), registry)
+                         profile_named(config.profile), registry, t_stale_ns)
     return f"server{config.server_id}", [ps]
 
 
@@ -38,19 +38,28 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m host_stack.ps",
                                      description=__doc__.split("\n\n")[0])
     add_common(parser)
+    parser.add_argument("--t-stale-ms", type=float, default=HOST_T_STALE_NS / 1e6,
+                        help="T_stale (spec section 6, rev. 4): forget a job after this "
+                             "many ms without a fresh packet of it; must exceed the "
+                             "longest gap between a worker's resends (default "
+                             f"{HOST_T_STALE_NS / 1e6:g}, our workers back off up to 1 s)")
     args = parser.parse_args(argv)
+    if args.t_stale_ms <= 0:
+        parser.error(f"--t-stale-ms must be positive, got {args.t_stale_ms:g}")
+    t_stale_ns = int(args.t_stale_ms * 1e6)
     with PacketLink(args.iface) as link:
         if args.scenario:
             if not args.host:
                 parser.error("--scenario needs --host")
             scenario = load_scenario(args.scenario)
             host = args.host
-            pses = [r.app for r in roles_from_scenario(scenario, host) if r.kind == "ps"]
+            pses = [r.app for r in roles_from_scenario(scenario, host, t_stale_ns=t_stale_ns)
+                    if r.kind == "ps"]
             if not pses:
                 print(f"error: host {host!r} runs no PS in the scenario", file=sys.stderr)
                 return 2
         else:
-            host, pses = _from_launcher(link)
+            host, pses = _from_launcher(link, t_stale_ns)
         loop = HostLoop(link, Multiplex(pses))
         on_stop_signals(loop.stop)
         touch(args.ready)

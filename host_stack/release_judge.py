@@ -8,8 +8,8 @@ known to break say which deviation. Exit status 1 when a rule without a known de
 is broken. One PS and one worker (``client/app 0 1 1 1 -l N``): the scenario's.
 
 Time, and a slowed clock: no rule judged here reads a duration. They follow the
-captures' order (7.2 here is which seqs a timeout resend left out, D27, not when its
-timer fired), so captures of a release whose clock was slowed (``host_stack.release_clock``;
+captures' order (7.2 here is which seqs a timeout resend left out, deviation 9.14, not
+when its timer fired), so captures of a release whose clock was slowed (``host_stack.release_clock``;
 the suite's softswitch runs use ``release_run.SOFTSWITCH_CLOCK_RATE``) are judged as
 they are: the rate changes how often the release's timer fires in real time (every
 200 µs / rate), not what a firing must resend. The timed host rules
@@ -30,10 +30,9 @@ from atp_fixtures.oracles.protocol_doc import rule_name
 from host_stack.cli import run_main
 from host_stack.release_run import ReleaseRun, release_scenario
 
-# what the release's captures break, and why (docs/protocol.md section 9; the last one
-# is observed and not in the specification's section 9 yet)
+# what the release's captures break, and why (docs/protocol.md section 9)
 KNOWN = {"3": "deviation 9.3 (no gradient values)",
-         "7.2": "a timeout resends only up to the first answer (not in section 9: docs/protocol.md D27)"}
+         "7.2": "deviation 9.14 (a timeout resends only the lowest unacknowledged seq)"}
 # rule ids are docs/protocol.md's: 6.4 ECN echo, 7.1 window, 7.2 loss recovery (only
 # its timeout resends here: hole resends need an instant-by-instant replay), 7.3 remap,
 # 7.4 float fallback

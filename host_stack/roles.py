@@ -27,6 +27,12 @@ from reference.worker import START_TIMEOUT_NS, Worker
 # so the spec's 200 µs timer would resend every window; see reference.worker.
 HOST_TIMEOUT_NS = 5_000_000
 HOST_START_TIMEOUT_NS = START_TIMEOUT_NS * 4
+# T_stale of a host PS (spec section 6, rev. 4): it must exceed the longest gap between a
+# worker's resends of a seq it lacks, else the PS forgets a completed seq whose parameter
+# packet that worker lost (reference.ps). Our worker's timer backs off up to
+# host_stack.shell.MAX_BACKOFF_NS (1 s), so twice that. ``python -m host_stack.ps
+# --t-stale-ms`` sets another (an external stack's workers may resend sooner).
+HOST_T_STALE_NS = 2_000_000_000
 
 
 class RoleError(ValueError):
@@ -68,8 +74,10 @@ class Multiplex:
 
 def roles_from_scenario(scenario: Scenario, host: str, *,
                         timeout_ns: int = HOST_TIMEOUT_NS,
-                        start_timeout_ns: int = HOST_START_TIMEOUT_NS) -> list[Role]:
-    """Every worker and PS that ``host`` runs in ``scenario``."""
+                        start_timeout_ns: int = HOST_START_TIMEOUT_NS,
+                        t_stale_ns: int = HOST_T_STALE_NS) -> list[Role]:
+    """Every worker and PS that ``host`` runs in ``scenario``. The timers and T_stale
+    are the host's (real time, real processes), not the scenario's simulated ones."""
     topo = scenario.topology
     if host not in topo.rack_of:
         raise RoleError(f"host {host!r} is not in the scenario; hosts are "
@@ -86,7 +94,7 @@ def roles_from_scenario(scenario: Scenario, host: str, *,
         if host in job.pses:
             i = job.pses.index(host)
             roles.append(Role("ps", job.app_id, i, host, ParameterServer(
-                job, i, layout, topo.host_mac(host), profile, registry)))
+                job, i, layout, topo.host_mac(host), profile, registry, t_stale_ns)))
         if host in job.workers:
             w = job.workers.index(host)
             tensors = [(t.key, data[w]) for _, t, data in scenario.pushes(job)]

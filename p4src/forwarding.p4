@@ -59,13 +59,14 @@ control Forwarding(inout headers_t hdr, inout ingress_md_t md,
 }
 
 #ifdef ATP_RELEASE
-/* Release deviation 9.12: a parameter packet is multicast only when it enters on the port
- * of its PS (the release's multicast_table matches ack, app, ingress port, data_index).
- * One entry per route, on the port towards its PS (the route's to_ps: the PS's own port
- * on its rack switch, the uplink towards it elsewhere), from p4src/control/forwarding.py;
- * a miss leaves md.from_ps as the parser set it: 0, or 1 on the recirculated level-0
- * pass of a parameter packet that came from its PS (the recirculation port has no
- * entry). */
+/* Release deviation 9.12 (rev. 4): a parameter packet is multicast only when it enters on
+ * the port of a PS of its job, whatever ps_index it carries (the release's
+ * multicast_table matches ack, app, ingress port and data_index, the flag bit, not the
+ * PS; its set-up writes one entry per PS port of the job). One entry per (app_id, port
+ * towards one of its PSes) (each route's to_ps: the PS's own port on its rack switch,
+ * the uplink towards it elsewhere), from p4src/control/forwarding.py; a miss leaves
+ * md.from_ps as the parser set it: 0, or 1 on the recirculated level-0 pass of a
+ * parameter packet that came from a PS port (the recirculation port has no entry). */
 control ParameterSource(inout headers_t hdr, inout ingress_md_t md,
                         in ingress_intrinsic_metadata_t ig_intr_md) {
     action from_ps() {
@@ -76,7 +77,6 @@ control ParameterSource(inout headers_t hdr, inout ingress_md_t md,
     table ps_port {
         key = {
             hdr.atp.app_id          : exact;
-            hdr.atp.ps_index        : exact;
             ig_intr_md.ingress_port : exact;
         }
         actions = { from_ps; NoAction; }

@@ -44,6 +44,15 @@ class SwitchConfig:
     # PRE multicast group id of each (app_id, ps_index), numbered from 1 per switch
     mgid: dict[tuple[int, int], int] = field(default_factory=dict)
 
+    def ps_ports(self, app_id: int) -> tuple[int, ...]:
+        """The ports of the job's PSes on this switch (each route's ``to_ps_port``, D24),
+        once each, in route order: under the release (9.12, rev. 4) a parameter packet
+        is multicast only when it enters on one of them, whatever ps_index it carries
+        (the release's ``multicast_table`` key has no PS index; its set-up writes one
+        entry per PS port of the job)."""
+        return tuple(dict.fromkeys(route.to_ps_port for (app, _), route
+                                   in sorted(self.routes.items()) if app == app_id))
+
 
 def probe_app_id(jobs: list[Job] | tuple[Job, ...]) -> int:
     """The app_id of the reclamation probe job (section 10): the largest one no job of

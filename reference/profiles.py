@@ -1,5 +1,5 @@
 """Behaviour profiles: ``spec`` (the protocol's intent) and ``atp-release`` (the
-release's deviations, spec section 9, numbered 9.1-9.13).
+release's deviations, spec section 9, numbered 9.1-9.15).
 
 Each switch in a profile names one deviation, so code asks about the behaviour, not the
 profile's name. 9.2 (the release keeps separate owner/bitmap/count state for the two
@@ -44,8 +44,8 @@ class Profile:
     # and only its registers' size bounds it (9.11: RELEASE_REGISTER_CELLS)
     register_cells: int | None
     # switch: a parameter packet is multicast whatever port it entered on (5); the
-    # release multicasts it only from the port towards its PS, else drops it after its
-    # register updates (9.12)
+    # release multicasts it only from a port of one of its job's PSes (whatever its
+    # ps_index), else drops it after its register updates (9.12, rev. 4)
     multicast_from_any_port: bool
     # switch set-up: every register is reset (spec), the ECN register is not (9.13)
     setup_clears_ecn: bool

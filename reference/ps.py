@@ -14,22 +14,53 @@ Decisions where the spec is silent (documented for the P4/host teams):
   the registry walks a shuffled list of the pool instead (shuffled once with the run's
   seed, so runs repeat), still skipping claimed indexes, and parameter packets carry
   ``bitmap = 1``.
-- **State lifetime** (section 6, rev. 3): when seq ``t`` completes, the PS forgets all
-  of its state at or behind the *frontier* ``t - S`` (serial arithmetic,
-  :mod:`reference.seqnum`); the frontier only moves forward. A later packet at or
-  behind it is a straggler: counted in ``stragglers``, nothing counted, no state made,
-  nothing sent. Before the first completion there is no frontier (a job may start at
-  any seq). The frontier is per PS (one ps_index of one job): a PS knows only the seqs
-  of its own keys, and every seq at or behind another PS's frontier is acknowledged by
+- **State lifetime** (section 6, rev. 3 and rev. 4's frontier freshness): the PS forgets
+  all of its state at or behind the *frontier* (serial arithmetic,
+  :mod:`reference.seqnum`); the frontier only moves forward. A later packet at or behind
+  it is a straggler: counted in ``stragglers``, nothing counted, no state made, nothing
+  sent. The frontier is per PS (one ps_index of one job): a PS knows only the seqs of
+  its own keys, and every seq at or behind another PS's frontier is acknowledged by
   every worker as well, so it only lets that PS keep a little longer what it could
-  forget. Its limit (docs/protocol.md D21): a PS that sees nothing while the job sends
-  more than 32767 - S packets to its other PSes takes its next packets for stragglers
-  (half the ring cannot tell far ahead from behind). Under the release's per-tensor
-  seq (9.7) the PS has no safe point to forget: a seq frontier would take the next
-  tensor's seq 1 for a straggler, and forgetting a tensor once all its seqs completed
-  loses the answer to the resend of a worker whose parameter packet was lost (the job
-  never finishes; the release-profile suite found it). So under 9.7 the PS keeps its
-  state as before rev. 3, and a key pushed again meets it: part of 9.7's cross-tensor
+  forget.
+- **Where the frontier moves** (decision; docs/protocol.md D28). Rev. 4 (a) moves it to
+  ``t - S`` on every fresh packet ``t``. Taken literally that loses liveness: a packet
+  that reaches the PS with only *some* workers in it (a collided or float-mode packet,
+  a partial resend flush, every packet on a fabric without aggregation) proves only
+  that *those* workers hold the answers at or behind ``t - S``; a worker whose
+  parameter packet for ``s <= t - S`` was lost resends ``s``, finds it behind the
+  frontier, is dropped as a straggler, and the job hangs (the hand-worked test
+  ``test_6_partial_packet_does_not_forget_what_another_worker_lacks``). So the PS keeps,
+  per worker, the latest seq it has seen that worker send (a packet's contributors,
+  section 8 for two-level frames, sent its seq), and the frontier becomes the later of
+  itself and ``m - S``, ``m`` the earliest of those marks once every worker has one.
+  A packet carrying every worker (a completion, a complete aggregate) gives exactly
+  rev. 4's ``t - S``; a completion gives rev. 3's rule. Before every worker has a
+  mark there is no frontier (a job may start at any seq).
+- **T_stale** (rev. 4 (b)): a PS that has received no fresh packet of its job for
+  ``t_stale_ns`` (default :data:`DEFAULT_T_STALE_NS`) forgets the job's state,
+  its frontier and its marks before it judges the next packet, so a frontier made stale
+  by a long idle (the job sent more than 32767 - S packets to its other PSes) costs at
+  most ``T_stale`` of dropped packets. "For T_stale" is ``now - last_fresh >= t_stale_ns``
+  (decision). T_stale must exceed the longest time a frame can stay in the network
+  *and* the longest interval between a worker's resends of a seq it lacks (decision
+  D28): otherwise the PS forgets a completed seq whose parameter packet one worker
+  lost, that worker's resend finds no state, and the seq never completes again (the
+  other workers have their answer and never resend; the hand-worked scenario
+  ``test_t_stale_below_the_start_timeout_loses_a_late_resend``). The spec's default,
+  10 ms, is below section 7's start timeout (50 ms before a worker has heard
+  anything), so the reference's default is 100 ms; a scenario sets its own
+  (``Scenario.t_stale_ns``), and the host stack's PS, whose workers back off up to
+  1 s, has its own (``host_stack.roles.HOST_T_STALE_NS``). Also, a PS idle for almost
+  exactly a lap (65535 - 2S to 65535 packets) in less than T_stale meets its own old
+  seqs *ahead* of its stale frontier: nothing in a seq tells laps apart, so the
+  multi-PS scenarios keep clear of such idles (a bound like the long-jobs property's
+  on delays).
+- Under the release's per-tensor seq (9.7) the PS has no safe point to forget: a seq
+  frontier would take the next tensor's seq 1 for a straggler, and forgetting a tensor
+  once all its seqs completed loses the answer to the resend of a worker whose
+  parameter packet was lost (the job never finishes; the release-profile suite found
+  it). So under 9.7 the PS keeps its state as before rev. 3 (no frontier, no marks, no
+  T_stale), and a key pushed again meets it: part of 9.7's cross-tensor
   contamination (decision).
 - A float request copies the triggering packet's header, sets ack and overflow, clears
   resend/collision/data_index and carries zero values; parameter packets and float
@@ -52,6 +83,10 @@ from reference.wire import (
     BROADCAST_MAC, ELEMENTS, FLAG_ACK, FLAG_COLLISION, FLAG_DATA_INDEX, FLAG_OVERFLOW,
     FLAG_RESEND, INT32_MAX, PS_INDEX_MASK, AtpPacket, decode, encode,
 )
+
+
+# T_stale (section 6, rev. 4): see the module docstring for why not the spec's 10 ms
+DEFAULT_T_STALE_NS = 100_000_000
 
 
 class IndexRegistry:
@@ -109,16 +144,22 @@ class SeqResult:
 
 class ParameterServer:
     def __init__(self, job: Job, ps_index: int, layout: JobLayout, mac: bytes,
-                 profile: Profile, registry: IndexRegistry):
+                 profile: Profile, registry: IndexRegistry,
+                 t_stale_ns: int = DEFAULT_T_STALE_NS):
         self.job = job
         self.ps_index = ps_index
         self.layout = layout
         self.mac = mac
         self.profile = profile
         self.registry = registry
+        self.t_stale_ns = t_stale_ns
         self.all_workers = (1 << job.fan_in) - 1
         self.seqs: dict[tuple[int, int], SeqState] = {}
+        self._keys_at: dict[int, set[int]] = {}    # seq -> keys with state (forgetting)
         self.frontier: int | None = None     # state at or behind it is forgotten
+        # worker -> the latest seq this PS has seen it send (where the frontier may go)
+        self.marks: list[int | None] = [None] * job.fan_in
+        self.last_fresh: int | None = None   # when the last fresh packet arrived
         self.counters: Counter[str] = Counter()
         self.killed = False
 
@@ -139,17 +180,17 @@ class ParameterServer:
                 or packet.ps_index != self.ps_index):
             self.counters["ignored"] += 1
             return []
-        if self.is_straggler(packet.seq):
+        contrib = self.contributors(packet)
+        if self._judge(packet, contrib, now):
             self.counters["stragglers"] += 1
             return []
         key = key_on_wire(packet.key, self.profile)
-        state = self.seqs.setdefault((key, packet.seq), SeqState())
+        state = self._state(key, packet.seq)
         if state.parameter is not None:                  # duplicate after completion
             self.counters["parameters_resent"] += 1
             return [state.parameter]
         if packet.flags & FLAG_COLLISION:
             state.collided = True
-        contrib = self.contributors(packet)
         if packet.flags & FLAG_OVERFLOW:
             return self._float_packet(state, packet, contrib)
         if state.float_mode:                              # int packet for a float seq
@@ -228,23 +269,76 @@ class ParameterServer:
         param.eth_dst = BROADCAST_MAC
         state.parameter = encode(param)
         self.counters["parameters"] += 1
-        self._forget(packet)
         return [state.parameter]
 
-    # -- state lifetime (section 6, rev. 3) ---------------------------------------------
+    # -- state lifetime (section 6, rev. 3 and rev. 4) ----------------------------------
+    def _judge(self, packet: AtpPacket, contrib: int, now: int) -> bool:
+        """Whether ``packet`` (carrying the workers ``contrib``) is a straggler; if not,
+        it is fresh and moves the frontier (6.6, 6.7). T_stale is checked first: a
+        frontier older than that is not used to judge. Under 9.7 nothing is judged."""
+        if not self.profile.seq_across_tensors:
+            return False
+        if self.last_fresh is not None and now - self.last_fresh >= self.t_stale_ns:
+            self._forget_job()
+        if self.is_straggler(packet.seq):
+            return True
+        self.last_fresh = now
+        self._mark(contrib, packet.seq)
+        return False
+
     def is_straggler(self, seq: int) -> bool:
         """Whether ``seq`` is at or behind the frontier: its state is gone for good."""
         return self.frontier is not None and seq_before_or_at(seq, self.frontier)
 
-    def _forget(self, completed: AtpPacket) -> None:
-        if not self.profile.seq_across_tensors:          # 9.7: no safe point
+    def _state(self, key: int, seq: int) -> SeqState:
+        state = self.seqs.get((key, seq))
+        if state is None:
+            state = self.seqs[(key, seq)] = SeqState()
+            self._keys_at.setdefault(seq, set()).add(key)
+        return state
+
+    def _mark(self, contrib: int, seq: int) -> None:
+        """The workers in ``contrib`` sent ``seq``: each holds the parameter packet of
+        every seq at or behind ``seq - S`` (section 7's window); once every worker has a
+        mark, everything at or behind the earliest mark minus S is answered everywhere."""
+        marks = self.marks
+        for w in range(len(marks)):
+            if contrib >> w & 1:
+                mark = marks[w]
+                if mark is None or seq_diff(mark, seq) > 0:
+                    marks[w] = seq
+        if None in marks:
             return
-        frontier = seq_add(completed.seq, -self.job.window)
-        if self.frontier is not None and seq_diff(self.frontier, frontier) <= 0:
+        earliest = marks[0]
+        for mark in marks[1:]:
+            if seq_diff(earliest, mark) < 0:
+                earliest = mark
+        self._advance(seq_add(earliest, -self.job.window))
+
+    def _advance(self, frontier: int) -> None:
+        """Move the frontier to ``frontier`` if that is later, forgetting what it passes
+        (by walking the passed seqs, or all state when that is shorter)."""
+        old = self.frontier
+        if old is not None and seq_diff(old, frontier) <= 0:
             return
         self.frontier = frontier
-        for k in [k for k in self.seqs if seq_before_or_at(k[1], frontier)]:
-            del self.seqs[k]
+        if old is not None and seq_diff(old, frontier) < len(self._keys_at):
+            passed = [seq_add(old, i) for i in range(1, seq_diff(old, frontier) + 1)]
+        else:
+            passed = [seq for seq in self._keys_at if seq_before_or_at(seq, frontier)]
+        for seq in passed:
+            for key in self._keys_at.pop(seq, ()):
+                del self.seqs[(key, seq)]
+
+    def _forget_job(self) -> None:
+        """T_stale passed without a fresh packet: the frontier may be stale (serial
+        comparison with it is then meaningless), so all of it goes."""
+        self.counters["stale_forgets"] += 1
+        self.seqs.clear()
+        self._keys_at.clear()
+        self.frontier = None
+        self.marks = [None] * self.job.fan_in
+        self.last_fresh = None
 
     def deadline(self) -> int | None:
         return None  # the PS only answers; it never times out

@@ -88,7 +88,7 @@ class Run:
                          f"{job.packets} seq(s): {state}")
         keys = ("switch.collisions", "worker.resends", "worker.hole_resends",
                 "worker.timeout_resends", "ps.float_fallbacks", "ps.collision_remaps",
-                "ps.stragglers", "switch.ecn_marked", "faults")
+                "ps.stragglers", "ps.stale_forgets", "switch.ecn_marked", "faults")
         lines.append("  " + ", ".join(f"{k.split('.')[-1]} {self.counters[k]}"
                                       for k in keys))
         owned = {n: len(v) for n, v in self.owned_aggregators().items() if v}
@@ -179,7 +179,8 @@ def run_scenario(scenario: Scenario, switch_factory: SwitchFactory | None = None
         registry.claim(slots)
         ps_macs = [topo.host_mac(h) for h in job.pses]
         for i, host in enumerate(job.pses):
-            ps = ParameterServer(job, i, layout, topo.host_mac(host), profile, registry)
+            ps = ParameterServer(job, i, layout, topo.host_mac(host), profile, registry,
+                                 scenario.t_stale_ns)
             pses[(job.app_id, i)] = ps
             net.attach(host, ps)
         pushes = scenario.pushes(job)

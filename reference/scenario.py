@@ -18,6 +18,7 @@ from reference.control_plane import (
 from reference.placement import slot_indexes
 from reference.faults import FaultPlan, FaultPlanError, RandomFaults, TargetedFault
 from reference.profiles import PROFILES
+from reference.ps import DEFAULT_T_STALE_NS
 from reference.quantize import DEFAULT_SCALE
 from reference.topology import Job, Rack, Tensor, Topology, TopologyError
 
@@ -65,6 +66,9 @@ class Scenario:
     max_time_ns: int = 10_000_000_000
     max_events: int = 5_000_000
     name: str = ""
+    # T_stale of every PS (section 6, rev. 4): forget a job after this long without a
+    # fresh packet (reference.ps explains the default)
+    t_stale_ns: int = DEFAULT_T_STALE_NS
 
     def tensor_data(self, job: Job, tensor: Tensor, iteration: int = 0) -> np.ndarray:
         """The [workers, length] float32 gradients of a tensor in an iteration: explicit,
@@ -105,6 +109,9 @@ class Scenario:
             "link_latency_ns": self.link_latency_ns,
             "max_time_ns": self.max_time_ns,
             "max_events": self.max_events,
+            # written only when set, so that the files of earlier scenarios stay as they were
+            **({"t_stale_ns": self.t_stale_ns}
+               if self.t_stale_ns != DEFAULT_T_STALE_NS else {}),
             "topology": {"racks": [{"name": r.name, "hosts": list(r.hosts)}
                                    for r in self.topology.racks]},
             "jobs": [_job_to_dict(j) for j in self.jobs],
@@ -152,6 +159,7 @@ class Scenario:
             checkpoints_ns=tuple(r.list_of_int("checkpoints_ns", [])),
             max_time_ns=r.int("max_time_ns", 10_000_000_000, low=1),
             max_events=r.int("max_events", 5_000_000, low=1),
+            t_stale_ns=r.int("t_stale_ns", DEFAULT_T_STALE_NS, low=1),
             name=r.str("name", ""),
         )
         r.done()

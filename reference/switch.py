@@ -277,10 +277,11 @@ class SwitchModel:
                                                      timeout)
                 if reason:
                     self.counters[f"released_by_{reason}"] += 1
-        if not self.profile.multicast_from_any_port and port != route.to_ps_port:
+        if (not self.profile.multicast_from_any_port
+                and port not in self.config.ps_ports(packet.app_id)):
             self._verdict(DROPPED, "parameter_not_from_ps_dropped",
-                          f"entered on port {port}, not its PS's port {route.to_ps_port} "
-                          f"(9.12)")
+                          f"entered on port {port}, not a port of its job's PSes "
+                          f"{list(self.config.ps_ports(packet.app_id))} (9.12)")
             return []
         return [(out, frame) for out in group]
 

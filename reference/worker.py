@@ -256,7 +256,9 @@ class Worker:
             self.slots[slot_of(t.position(s), self.job.window)] = packet.tensor_len
             self.counters["remaps"] += 1
         out: list[bytes] = []
-        holes = [h for h in t.unacked_sent() if h < s and h not in t.hole_resent]
+        # every unacknowledged seq lies after A, so only s > A + 1 can leave holes
+        holes = [h for h in range(t.ack_front + 1, s) if h in t.sent
+                 and h not in t.acked and h not in t.hole_resent]
         for h in holes:
             t.hole_resent.add(h)
             self.counters["hole_resends"] += 1

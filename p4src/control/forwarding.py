@@ -11,7 +11,7 @@ L2 = "pipe.Ingress.forwarding.l2"
 JOB_ROUTE = "pipe.Ingress.forwarding.job_route"
 ROUTE = "Ingress.forwarding.route"
 SET_PORT = "Ingress.forwarding.set_port"
-# the release build only (9.12): the port each route's parameter packets must enter on
+# the release build only (9.12): the ports a job's parameter packets must enter on
 PS_PORT = "pipe.Ingress.parameter_source.ps_port"
 FROM_PS = "Ingress.parameter_source.from_ps"
 
@@ -19,14 +19,15 @@ FROM_PS = "Ingress.parameter_source.from_ps"
 class Forwarding:
     """Owns ``l2``, ``job_route``, the ``$pre`` groups (one node per group, node id =
     mgid, the ports in the reference's order so copies leave in the same order) and, in
-    the release build, ``ps_port``: a parameter packet is multicast only from the port
-    towards its PS, the route's ``to_ps_port`` (9.12; the reference's rule)."""
+    the release build, ``ps_port``: a parameter packet is multicast only from a port of
+    one of its job's PSes, whatever its ps_index (9.12, rev. 4; the ports are the
+    reference's ``SwitchConfig.ps_ports``)."""
 
     def __init__(self, facade: SwitchFacade, profile: Profile = SPEC):
         self.facade = facade
         self.profile = profile
         self._routes: dict[tuple[int, int], int] = {}   # (app_id, ps_index) -> mgid
-        self._ps_ports: dict[tuple[int, int], int] = {}  # (app_id, ps_index) -> port
+        self._ps_ports: set[tuple[int, int]] = set()      # (app_id, port) entries
 
     def configure(self, config: SwitchConfig) -> None:
         for mac, port in config.l2.items():
@@ -40,10 +41,11 @@ class Forwarding:
             self.facade.table_add(JOB_ROUTE, _route_key(*key), ROUTE,
                                   route_data(route, mgid))
             self._routes[key] = mgid
-            if not self.profile.multicast_from_any_port:
-                self.facade.table_add(PS_PORT, _ps_port_key(key, route.to_ps_port),
-                                      FROM_PS)
-                self._ps_ports[key] = route.to_ps_port
+        if not self.profile.multicast_from_any_port:
+            for app_id in sorted({app for app, _ in config.routes}):
+                for port in config.ps_ports(app_id):
+                    self.facade.table_add(PS_PORT, _ps_port_key(app_id, port), FROM_PS)
+                    self._ps_ports.add((app_id, port))
 
     def remove_job(self, app_id: int) -> None:
         """Teardown, first step: the job's frames become an unknown job's (dropped)."""
@@ -52,8 +54,9 @@ class Forwarding:
             self.facade.table_delete(JOB_ROUTE, _route_key(*key))
             self.facade.multicast_group_delete(mgid)
             self.facade.multicast_node_delete(mgid)
-            if key in self._ps_ports:
-                self.facade.table_delete(PS_PORT, _ps_port_key(key, self._ps_ports.pop(key)))
+        for entry in sorted(e for e in self._ps_ports if e[0] == app_id):
+            self.facade.table_delete(PS_PORT, _ps_port_key(*entry))
+            self._ps_ports.discard(entry)
 
     def clear(self) -> None:
         self.facade.table_clear(L2)
@@ -71,8 +74,8 @@ def _route_key(app_id: int, ps_index: int) -> dict[str, int]:
     return {"hdr.atp.app_id": app_id, "hdr.atp.ps_index": ps_index}
 
 
-def _ps_port_key(key: tuple[int, int], port: int) -> dict[str, int]:
-    return {**_route_key(*key), "ig_intr_md.ingress_port": port}
+def _ps_port_key(app_id: int, port: int) -> dict[str, int]:
+    return {"hdr.atp.app_id": app_id, "ig_intr_md.ingress_port": port}
 
 
 def route_data(route: JobRoute, mgid: int) -> dict[str, int]:

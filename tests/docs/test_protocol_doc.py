@@ -176,7 +176,7 @@ def test_every_cited_rule_id_is_defined_in_docs_protocol_md():
 
 def test_every_section_9_deviation_and_section_4_rule_is_a_heading():
     """What the suite's markers may name, whether or not a test cites it yet."""
-    for rule_id in [f"4.{i}" for i in range(1, 8)] + [f"9.{i}" for i in range(1, 11)]:
+    for rule_id in [f"4.{i}" for i in range(1, 8)] + [f"9.{i}" for i in range(1, 16)]:
         assert protocol_doc.anchor(rule_id) == "rule-" + rule_id.replace(".", "-")
 
 
@@ -217,10 +217,13 @@ def _spec_path() -> Path | None:
 def spec_numbering(text: str) -> dict[str, tuple[str, list[str]]]:
     """Section number → (title, its item ids). Sections 4 and 9 number their items; in
     the others, each top-level bullet and each unindented paragraph after the first
-    bullet is the next item (section 5's closing paragraph on L2 and egress is 5.4)."""
+    bullet is the next item (section 5's closing paragraph on L2 and egress is 5.4).
+    A heading that is no section number (rev. 4's "8a. Pipes", "Revisions") ends the
+    section before it and is not one of the ten."""
     sections: dict[str, tuple[str, list[str]]] = {}
     parts = re.split(r"^## (\d+)\. (.+)$", text, flags=re.MULTILINE)
     for number, title, body in zip(parts[1::3], parts[2::3], parts[3::3]):
+        body = re.split(r"^## ", body, maxsplit=1, flags=re.MULTILINE)[0]
         numbered = re.findall(r"^(\d+)\. ", body, flags=re.MULTILINE)
         if numbered:
             items = [f"{number}.{n}" for n in numbered]
@@ -267,15 +270,17 @@ def test_numbering_matches_the_specification():
 
 def test_spec_numbering_parser_counts_bullets_and_numbered_items():
     text = ("## 1. A\n- one\n  more\n- two\n## 4. B\nintro\n1. x\n2. y\n"
-            "## 5. C\n- a\n- b\nA closing\nparagraph.\n## 2. D\nno list\n")
+            "## 5. C\n- a\n- b\nA closing\nparagraph.\n## 2. D\nno list\n"
+            "## 3. E\n- e\n\n## 3a. Aside\nText.\n- not 3.2\n## Revisions\n- not 3.3\n")
     assert spec_numbering(text) == {"1": ("A", ["1.1", "1.2"]), "4": ("B", ["4.1", "4.2"]),
-                                    "5": ("C", ["5.1", "5.2", "5.3"]), "2": ("D", [])}
+                                    "5": ("C", ["5.1", "5.2", "5.3"]), "2": ("D", []),
+                                    "3": ("E", ["3.1"])}
 
 
 # -- (c) a made-up id fails ----------------------------------------------------------
 
 def test_a_made_up_rule_id_is_reported(tmp_path):
-    made_up = ["4." + "99", "9." + "14", "1" + "2"]      # built, so this file cites none
+    made_up = ["4." + "99", "9." + "19", "1" + "2"]      # built, so this file cites none
     (tmp_path / "test_x.py").write_text(
         "import pytest\n\n"
         f"@pytest.mark.rule({made_up[0]!r})\ndef test_a():\n    pass\n\n"
@@ -301,9 +306,9 @@ def test_a_heading_with_the_wrong_anchor_is_rejected():
 def test_section_10_titles_are_the_property_names():
     """reports maps a property module to its rule by this title (exactly_once ->
     "Exactly-once"); renaming a heading would silently drop the report's links."""
-    titles = [protocol_doc.title(f"10.{i}") for i in range(1, 8)]
+    titles = [protocol_doc.title(f"10.{i}") for i in (*range(1, 8), 9)]
     assert titles == ["Exactly-once", "Overflow", "Reclamation", "Two-level", "Isolation",
-                      "Liveness", "Wire conformance"]
+                      "Liveness", "Wire conformance", "Multi-PS long jobs"]
     modules = sorted(p.stem for p in (ROOT / "conformance").glob("test_*.py"))
     for title_ in titles:
         module = "test_" + title_.lower().replace("-", "_").replace(" ", "_")

@@ -26,6 +26,7 @@ from reference import aggregator, ps, switch, worker
 from reference.aggregator import STAMP_MASK, AggregatorPool, Verdict
 from reference.switch import LEVEL1, SwitchModel
 from reference.wire import FLAG_ECN, INT32_MAX
+from tests.mutants import ps_lifetime
 
 _original_gradient = AggregatorPool.gradient
 
@@ -238,6 +239,10 @@ HOST_MUTANTS = {
     "aimd_never_halves": (worker.Worker, "_aimd", _aimd_never_halves),
     "window_s_plus_1": (worker.Worker, "window", _window_one_too_many),
     "ps_drops_ecn": (ps.ParameterServer, "_maybe_complete", _ps_drops_ecn),
+    "ps_never_forgets": (ps.ParameterServer, "_judge", ps_lifetime.never_forgets),
+    "ps_forgets_only_on_completions": (ps.ParameterServer, "_judge",
+                                       ps_lifetime.forgets_only_on_completions),
+    "ps_ignores_t_stale": (ps.ParameterServer, "_judge", ps_lifetime.ignores_t_stale),
     "half_up_rounding": (worker, "quantize", _half_up),
 }
 

@@ -31,9 +31,11 @@ REPRESENTATIVE = ("completion_early",)
 # the hypothesis-generated closed-loop tests (run_on) of every property
 GENERATED = ("results_are_exact_sums or generated_workloads or other_jobs_never_change "
              "or under_finite_faults or overflowing_seqs or owned_after_finish "
-             "or occupancy_never_above or (multi_rack_equals_single_switch and not corpus)")
+             "or occupancy_never_above or (multi_rack_equals_single_switch and not corpus) "
+             "or (idle_ps_returns and not corpus)")
 EXACT = "test_exactly_once.py"
 TWO_LEVEL = "test_two_level.py"
+MULTI_PS = "test_multi_ps_long_jobs.py"
 
 # mutant: (the property module whose generated tests must catch it, other kind: module
 # and -k selection, the rule the report must name)
@@ -67,6 +69,11 @@ CASES = {
     "window_s_plus_1": (EXACT, (EXACT, "corpus"), "7.1"),
     "ps_drops_ecn": (EXACT, (EXACT, "corpus"), "6.4"),
     "half_up_rounding": (EXACT, (EXACT, "corpus"), "3"),
+    # the PS's state lifetime (6.6, 6.7): rev. 2's and rev. 3's rules, and rev. 4's
+    # without T_stale; the idle PS of a multi-PS long job shows each
+    "ps_never_forgets": (MULTI_PS, (MULTI_PS, "corpus"), "6.7"),
+    "ps_forgets_only_on_completions": (MULTI_PS, (MULTI_PS, "corpus"), "6.7"),
+    "ps_ignores_t_stale": (MULTI_PS, (MULTI_PS, "corpus"), "6.7"),
 }
 
 

@@ -16,6 +16,7 @@ from reference_helpers import (
 )
 from reference.profiles import ATP_RELEASE, SPEC
 from reference.ps import IndexRegistry, ParameterServer
+from reference.seqnum import seq_add
 from reference.topology import Job, JobLayout, Rack, Tensor, Topology
 
 TOPO = Topology((Rack("r0", ("w0", "w1", "w2", "ps0", "ps1")),))
@@ -24,10 +25,11 @@ JOB = Job(app_id=1, workers=("w0", "w1", "w2"), pses=("ps0",), window=4,
 PS_MAC = bytes.fromhex("020000000004")
 
 
-def make_ps(profile=SPEC, job=JOB, ps_index=0, claimed=(0, 1, 2, 5), pool=16):
+def make_ps(profile=SPEC, job=JOB, ps_index=0, claimed=(0, 1, 2, 5), pool=16, **kw):
     registry = IndexRegistry(pool)
     registry.claim(claimed)
-    return ParameterServer(job, ps_index, JobLayout(job, TOPO), PS_MAC, profile, registry)
+    return ParameterServer(job, ps_index, JobLayout(job, TOPO), PS_MAC, profile, registry,
+                           **kw)
 
 
 def fbits(*xs):
@@ -434,3 +436,112 @@ def test_9_7_release_ps_keeps_its_state_and_answers_a_late_resend():
     again = p.on_frame(frame(app_id=1, seq=1, bitmap=1, fan_in=3, key=key_le,
                              tensor_len=124, flags=RESEND))
     assert parse(again[0])["values"][0] == 1 and p.counters["stragglers"] == 0
+
+
+# ------------------------------------------------- frontier freshness (rev. 4) ------
+# Spec 6.7 (rev. 4): (a) the frontier moves on fresh packets, not only on completions;
+# (b) after T_stale without a fresh packet the PS forgets the job (state, frontier).
+# JOB: S = 4, workers w0, w1, w2 (bits 1, 2, 4). Times in ns, worked by hand.
+
+def part(bit, seq, x=1, **kw):
+    return frame(app_id=1, seq=seq, bitmap=bit, fan_in=3, agtr=5, key=7, values=vals(x),
+                 **kw)
+
+
+@pytest.mark.rule("6.7")
+def test_6_7_a_fresh_packet_carrying_every_worker_moves_the_frontier_to_t_minus_S():
+    p = make_ps()
+    p.on_frame(part(1, 9, x=10), now=0)             # a partial of seq 9 (kept)
+    assert p.on_frame(full(12), now=1) != []        # all three sent 12: frontier 12-4 = 8
+    assert p.frontier == 8 and (7, 9) in p.seqs     # 9 is ahead of 8: still held
+    assert p.on_frame(part(2, 8), now=2) == []      # 8: a straggler
+    assert p.counters["stragglers"] == 1 and (7, 8) not in p.seqs
+
+
+@pytest.mark.rule("6.7")
+def test_6_7_partial_packets_move_the_frontier_once_every_worker_has_sent():
+    # each worker's own (collided) packets: w0 and w1 sent 9, w2 sent 12; the earliest
+    # of the three marks is 9, so the frontier is 9 - 4 = 5 only once w2 is heard
+    p = make_ps()
+    p.on_frame(part(1, 3), now=0)
+    p.on_frame(part(1, 9, flags=COLLISION), now=1)
+    p.on_frame(part(2, 9, flags=COLLISION), now=2)
+    assert p.frontier is None and (7, 3) in p.seqs  # w2 not heard yet: no frontier
+    p.on_frame(part(4, 12, flags=COLLISION), now=3)
+    assert p.marks == [9, 9, 12] and p.frontier == 5
+    assert (7, 3) not in p.seqs and (7, 9) in p.seqs and (7, 12) in p.seqs
+
+
+@pytest.mark.rule("6.7")
+def test_6_partial_packet_does_not_forget_what_another_worker_lacks():
+    # seq 1 completes; its parameter packet to w1 is lost. w0 (which has it) sends
+    # seq 5 = 1 + S, which collides and reaches the PS alone. Rev. 4 (a) read literally
+    # (t - S = 1) would forget seq 1, and w1's resend of 1 would be dropped as a
+    # straggler: w1 never gets seq 1, never sends 5, the job hangs (reference.ps, D28).
+    p = make_ps()
+    (answer,) = p.on_frame(full(1, x=42), now=0)
+    p.on_frame(part(1, 5, flags=COLLISION), now=1)  # marks 5, 1, 1: frontier 1-4
+    assert p.frontier == seq_add(1, -4) and (7, 1) in p.seqs
+    again = p.on_frame(part(2, 1, flags=RESEND), now=2)
+    assert again == [answer] and p.counters["stragglers"] == 0
+
+
+@pytest.mark.rule("6.7")
+def test_6_7_t_stale_without_a_fresh_packet_forgets_the_job_before_judging():
+    # T_stale 10 us. Seq 100 completes at t=0 (frontier 96). A straggler at t=9_999
+    # is dropped and does not count as fresh; at t=10_000 (10_000 - 0 >= T_stale) the
+    # PS forgets the job before it judges the next packet: seq 50, far behind the old
+    # frontier, is taken as new
+    p = make_ps(t_stale_ns=10_000)
+    p.on_frame(full(100), now=0)
+    assert p.frontier == 96
+    assert p.on_frame(part(1, 96), now=9_999) == []
+    assert p.counters["stragglers"] == 1 and p.counters["stale_forgets"] == 0
+    assert p.on_frame(part(1, 50, x=5), now=10_000) == []
+    assert p.counters["stale_forgets"] == 1 and p.frontier is None
+    assert sorted(p.seqs) == [(7, 50)] and p.seqs[(7, 50)].counted == 1
+    assert p.marks == [50, None, None] and p.last_fresh == 10_000
+
+
+@pytest.mark.rule("6.7")
+def test_6_7_fresh_packets_keep_the_job_and_the_boundary_is_t_stale():
+    # fresh packets at t=0 and t=6_000 keep the state: at t=15_999 only 9_999 ns have
+    # passed since the last one, so seq 2's duplicate is answered from the state; at
+    # t=25_999 (exactly T_stale after 15_999) the job is forgotten
+    p = make_ps(t_stale_ns=10_000)
+    p.on_frame(full(1), now=0)
+    (answer,) = p.on_frame(full(2, x=2), now=6_000)
+    assert p.on_frame(part(1, 2), now=15_999) == [answer]
+    assert p.counters["stale_forgets"] == 0
+    assert p.on_frame(part(1, 2), now=25_999) == []          # forgotten: counted anew
+    assert p.counters["stale_forgets"] == 1 and p.seqs[(7, 2)].counted == 1
+
+
+@pytest.mark.rule("6.7")
+def test_6_7_an_idle_ps_drops_its_next_seqs_until_t_stale_then_serves_them():
+    # The multi-PS case by hand. This PS completes seq 1000 at t=0 (frontier 996); the
+    # job then sends 40000 packets to its other PS, so this PS's next seq is 41001:
+    # 996 is 25530 ahead of it on the ring (41001 + 25530 = 66531 = 996 + 65535), so
+    # 41001 looks behind the stale frontier and is dropped at t=4_000. The worker's
+    # timeout resend of 41001 at t=10_000 (T_stale after the last fresh packet) finds
+    # the job forgotten and is served; the frontier is then 41001 - 4 = 40997.
+    p = make_ps(t_stale_ns=10_000)
+    p.on_frame(full(1000), now=0)
+    assert p.on_frame(full(41001, x=7), now=4_000) == []
+    assert p.counters["stragglers"] == 1
+    (answer,) = p.on_frame(full(41001, x=7, flags=RESEND), now=10_000)
+    assert parse(answer)["seq"] == 41001 and parse(answer)["values"][0] == 7
+    assert p.frontier == 40997 and p.counters["stale_forgets"] == 1
+
+
+@pytest.mark.rule("9.7")
+def test_9_7_release_ps_has_no_t_stale():
+    # per-tensor seq: no frontier, no marks, and no forgetting after T_stale either
+    key_le = int.from_bytes((7).to_bytes(8, "little"), "big")
+    p = make_ps(ATP_RELEASE, t_stale_ns=10_000)
+    (answer,) = p.on_frame(frame(app_id=1, seq=1, bitmap=7, fan_in=3, key=key_le,
+                                 tensor_len=62, values=vals(3)), now=0)
+    again = p.on_frame(frame(app_id=1, seq=1, bitmap=2, fan_in=3, key=key_le,
+                             tensor_len=62, flags=RESEND), now=10**9)
+    assert again == [answer] and p.counters["stale_forgets"] == 0
+    assert p.frontier is None and p.marks == [None, None, None]

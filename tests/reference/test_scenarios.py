@@ -369,3 +369,31 @@ def test_long_job_straggler_delayed_across_the_wrap_is_ignored():
     run = run_scenario(long_job(late))
     assert_long_job_exact(run)
     assert run.counters["ps.stragglers"] >= 1
+
+
+def _late_first_answer(t_stale_ns: int) -> Scenario:
+    """Two workers, two PSes: key 1 (one packet) on PS 1, then key 2 (four packets) on
+    PS 0. w1's parameter packet of seq 1 is lost, and w1 has heard nothing else, so its
+    timer is section 7's start timeout (50 ms); w0 moves on to key 2, whose seqs wait
+    for w1 at the switch, and resends them (to PS 0) every 200 us. PS 1 hears nothing
+    from t ~ 4 us until w1's resend of seq 1 at ~50 ms."""
+    topo = Topology((Rack("r0", ("w0", "w1", "q0", "q1")),))
+    job = Job(app_id=1, workers=("w0", "w1"), pses=("q0", "q1"), window=2,
+              tensors=(Tensor(1, 62), Tensor(2, 62 * 4)))
+    lost = TargetedFault(action="drop", kind="parameter", to_node="w1", nth=1)
+    return Scenario(topology=topo, jobs=(job,), seed=5, pool_size=16,
+                    faults=FaultPlan(targeted=(lost,)), t_stale_ns=t_stale_ns,
+                    max_time_ns=400_000_000)
+
+
+@pytest.mark.rule("6.7")
+def test_t_stale_below_the_start_timeout_loses_a_late_resend():
+    """Why the reference's T_stale default is not the spec's 10 ms (reference.ps, D28):
+    with 10 ms, PS 1 forgets seq 1 before w1's resend; the resend brings w1's part only,
+    w0 never sends seq 1 again, and the job hangs. With the default (100 ms, above the
+    start timeout) the resend is answered from the held parameter packet."""
+    hung = run_scenario(_late_first_answer(10_000_000))
+    assert hung.unfinished == [1] and hung.counters["ps.stale_forgets"] >= 1
+    run = run_scenario(_late_first_answer(Scenario.t_stale_ns))
+    assert run.completed and run.counters["ps.stale_forgets"] == 0
+    assert run.finished_at[1] > 50_000_000          # after w1's start timeout

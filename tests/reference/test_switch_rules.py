@@ -13,6 +13,7 @@ from reference_helpers import (
     ACK, COLLISION, ECN, I32_MAX, I32_MIN, MCAST, OVERFLOW, PS_MAC, PS_PORT, RESEND,
     config, frame, parse, vals,
 )
+from reference.control_plane import JobRoute
 from reference.profiles import ATP_RELEASE, SPEC
 from reference.switch import SwitchModel
 
@@ -705,6 +706,33 @@ def test_9_12_atp_release_multicasts_parameters_only_from_the_ps_port():
         assert len(sw.process(PS_PORT, frame(flags=ACK, bitmap=3), now=3)) == len(MCAST)
     sw = switch(ATP_RELEASE)
     assert sw.process(1, frame(flags=ACK | OVERFLOW, bitmap=1), now=1) == []
+
+
+@pytest.mark.rule("9.12")
+def test_9_12_atp_release_multicasts_from_any_ps_port_of_the_job_whatever_its_ps_index():
+    """Rev. 4's 9.12: the release's key is (ack, app, ingress port, data_index), one
+    entry per PS port of the job. Job 1 has PS 0 on port 9 and PS 1 on port 8; job 2
+    only PS 0 on port 9. A parameter packet of job 1 with ps_index 0 entering on port 8
+    (PS 1's) is multicast to ps_index 0's group; one of job 2 entering on port 8 (no PS
+    of job 2) is dropped after its register update; so is one of job 1 from worker
+    port 2 (the other way round)."""
+    routes = {(1, 0): JobRoute(to_ps_port=PS_PORT, is_upper=True, local_rack_id=0),
+              (1, 1): JobRoute(to_ps_port=8, is_upper=True, local_rack_id=0),
+              (2, 0): JobRoute(to_ps_port=PS_PORT, is_upper=True, local_rack_id=0)}
+    multicast = {(1, 0): MCAST, (1, 1): (1, 2), (2, 0): (3,)}
+    sw = switch(ATP_RELEASE, routes=routes, multicast=multicast)
+    assert sw.config.ps_ports(1) == (PS_PORT, 8) and sw.config.ps_ports(2) == (PS_PORT,)
+    sw.process(1, frame(bitmap=1, values=vals(4)), now=1)              # job 1 seq 1
+    out, v = sw.process_with_verdict(8, frame(flags=ACK, bitmap=3), now=2)
+    assert sorted(p for p, _ in out) == list(MCAST) and v.fate == "multicast"
+    assert reg(sw).owner == 0
+    sw.process(3, frame(app_id=2, bitmap=1, values=vals(4)), now=3)    # job 2 seq 1
+    out, v = sw.process_with_verdict(8, frame(app_id=2, flags=ACK, bitmap=3), now=4)
+    assert out == [] and v.reason == "parameter_not_from_ps_dropped"
+    assert reg(sw).owner == 0                                           # released first
+    assert sw.process(2, frame(flags=ACK, bitmap=3, ps_index=1), now=5) == []
+    assert sorted(p for p, _ in sw.process(PS_PORT, frame(flags=ACK, ps_index=1),
+                                           now=6)) == [1, 2]
 
 
 @pytest.mark.rule("9.13")

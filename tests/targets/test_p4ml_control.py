@@ -132,6 +132,25 @@ def test_every_route_walks_from_each_worker_to_its_ps_and_back():
         assert not any(key[0] == 77 for key in route)                # unknown job: drop
 
 
+def test_9_12_a_parameter_packet_from_any_ps_port_of_its_job_is_multicast():
+    """9.12 (rev. 4) on the release's table: its key is (ack, app, ingress port,
+    data_index), no PS index, one entry per PS port of the job. Job 9 has PS 0 on port 4
+    and PS 1 on port 5: a parameter packet of job 9 entering on port 5 hits an entry
+    whatever ps_index it carries (the lookup cannot see it), one entering on worker
+    port 2 misses (default drop), and job 5, whose only PS is on port 4, misses on 5."""
+    config = one_rack_config(pool_size=1000)
+    assert config.ps_ports(9) == (4, 5) and config.ps_ports(5) == (4,)
+    with release_switch() as (device, client):
+        control_for(client).configure(config)
+        mc = _by_key(device, "pipe.multicast_table", "p4ml.isACK", "p4ml.appIDandSeqNum",
+                     "ig_intr_md.ingress_port", "p4ml.dataIndex")
+        assert {key[2] for key in mc if key[1] == 9} == {4, 5}
+        assert mc[(1, 9, 5, 0)][0] == "multicast"
+        assert (1, 9, 2, 0) not in mc and (1, 5, 5, 0) not in mc
+        table = client.info.table("pipe.multicast_table")
+        assert "p4ml.PSIndex" not in {k.name for k in table.keys}
+
+
 def test_registers_read_back_as_the_contract_aggregator():
     config = one_rack_config(pool_size=1000)
     with release_switch() as (device, client):
