@@ -3,6 +3,8 @@ gets for a bad one (what, where, how to fix)."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from hypothesis.database import (DirectoryBasedExampleDatabase, GitHubArtifactDatabase,
                                  MultiplexedDatabase, ReadOnlyDatabase)
@@ -81,3 +83,27 @@ def test_bad_option_values_are_usage_errors(pytester):
                                                "--target=reference", *args)
         assert result.ret == pytest.ExitCode.USAGE_ERROR
         result.stderr.fnmatch_lines([f"*{says}"])
+
+
+def test_every_report_names_the_database_and_the_shard(pytester, tmp_path, monkeypatch):
+    """The session header, summary.json and the allure environment."""
+    summary = tmp_path / "summary.json"
+    monkeypatch.setenv("ATP_SUMMARY_JSON", str(summary))
+    pytester.makepyfile(test_x="def test_x(target):\n    assert target.name\n")
+    db = tmp_path / "db"
+    result = pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", "--target=reference", f"--example-db={db}",
+        "--shard=1/1", "--seed=3", f"--alluredir={tmp_path / 'allure'}")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines([f"atp: example db={db} shard=1/1 hypothesis seed=3"])
+    campaign = json.loads(summary.read_text())["sections"]["campaign"]
+    assert campaign["example_db"] == str(db) and campaign["shard"] == "1/1"
+    environment = (tmp_path / "allure" / "environment.properties").read_text()
+    assert f"example_db={db}\n" in environment and "shard=1/1\n" in environment
+
+
+def test_without_the_option_the_profile_database_is_named(pytester):
+    pytester.makepyfile(test_x="def test_x(target):\n    assert target.name\n")
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--target=reference",
+                                           "--hypothesis-profile=ci")
+    result.stdout.fnmatch_lines(["atp: example db=none (hypothesis profile 'ci' has none)*"])
