@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from atp_fixtures.campaign.options import (FIRST_CHUNK, given_runner, machine_runner,
-                                           run_chunks)
+from atp_fixtures.campaign.chunks import (FIRST_CHUNK, given_runner, machine_runner,
+                                          run_chunks)
 
 
 class Clock:
