@@ -113,3 +113,19 @@ def test_a_found_bug_becomes_a_candidate_and_is_promoted_with_its_replaying_test
     assert caught.returncode == 1, caught.stdout[-3000:]
     fixed = _suite(selected)
     assert fixed.returncode == 0, fixed.stdout[-3000:]
+
+
+def test_the_same_test_and_rule_again_is_a_sighting_of_the_pending_candidate(
+        tmp_path, corpus):
+    """Each round shrinks one bug to another scenario (its seeds differ): while the
+    first candidate awaits review, the others count as its sightings."""
+    facts = {"rule": "4.5", "test": "conformance/t.py::test_x", "session_seed": 1}
+    first = write_candidate(_found(seed=1001), tmp_path / "cand", corpus, facts)
+    assert first is not None
+    again = write_candidate(_found(seed=1002), tmp_path / "cand", corpus,
+                            facts | {"session_seed": 2})
+    other_rule = write_candidate(_found(seed=1003), tmp_path / "cand", corpus,
+                                 facts | {"rule": "4.3"})
+    assert again is None and other_rule is not None
+    record = yaml.safe_load(first.with_name(first.stem + PROVENANCE_SUFFIX).read_text())
+    assert record["sightings"] == 2 and record["also_seen"][0]["session_seed"] == 2
