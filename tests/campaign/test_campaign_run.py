@@ -88,3 +88,14 @@ def test_a_campaign_replays_then_searches_until_its_budget(tmp_path):
     again = json.loads((tmp_path / "out" / "campaign.json").read_text())
     assert [r["number"] for r in again["rounds"]] == [0]         # the replay round only
     assert again["rounds"][0]["failed"][0].endswith("test_campaign_suite.py::test_bug")
+
+
+def test_a_round_leaves_out_the_tests_that_already_failed():
+    from atp_fixtures.campaign.run import parser, pytest_command
+    args = parser().parse_args(["run", "--shard=2/3", "--example-db=db"])
+    generating = pytest_command(args, 11, 1e9, done=["conformance/t.py::test_a"])
+    assert "--deselect=conformance/t.py::test_a" in generating
+    assert "--shard=2/3" in generating and "--seed=11" in generating
+    assert "--campaign-deadline=1000000000" in generating
+    replay = pytest_command(args, 11, 1e9, replay=True)
+    assert "--replay-only" in replay and not any("deadline" in a for a in replay)
