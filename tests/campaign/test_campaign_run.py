@@ -30,15 +30,15 @@ SUITE = """
     from hypothesis import given, strategies as st
 
     # (the target fixture makes them suite tests: they are in the run's summary)
+    @given(st.integers(0, 10**6))
+    def test_bug(target, n):
+        assert n < 900_000
+
     @given(st.data())
     def test_search(target, data):
         if data.draw(st.integers()) % 2:      # draws that depend on draws
             data.draw(st.lists(st.integers(), max_size=3))
         time.sleep(0.02)          # a slow example, not a busy machine
-
-    @given(st.integers(0, 10**6))
-    def test_bug(target, n):
-        assert n < 900_000
 """
 
 
