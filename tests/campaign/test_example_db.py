@@ -106,4 +106,4 @@ def test_without_the_option_the_profile_database_is_named(pytester):
     pytester.makepyfile(test_x="def test_x(target):\n    assert target.name\n")
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--target=reference",
                                            "--hypothesis-profile=ci")
-    result.stdout.fnmatch_lines(["atp: example db=none (hypothesis profile 'ci' has none)*"])
+    result.stdout.fnmatch_lines(["atp: example db=none (hypothesis profile ci has none)*"])
