@@ -62,6 +62,9 @@ def test_the_conformance_suite_splits_into_disjoint_complete_shards():
     assert whole and first and second
     assert not set(first) & set(second)
     assert sorted(first + second) == sorted(whole)
+    # make campaign leaves out the tests that already failed (--campaign-done) after
+    # the split: the shard's other tests stay where they were
+    assert _collected("--shard=1/2", f"--campaign-done={first[0]}") == first[1:]
 
 
 SUITE = """
@@ -110,11 +113,3 @@ def test_shards_under_xdist_run_disjoint_complete_parts(tmp_path):
     assert all(len(h) == examples_per_shard(100, Shard(1, 2)) for h in heavy.values())
     assert set(heavy[1]) != set(heavy[2])
 
-
-def test_tests_left_out_by_a_campaign_do_not_move_the_split():
-    """make campaign leaves out the tests that already failed (--campaign-done) after the
-    split: the shard's other tests stay where they were."""
-    first = _collected("--shard=1/2", "-m", "hypothesis")
-    done = first[0]
-    later = _collected("--shard=1/2", "-m", "hypothesis", f"--campaign-done={done}")
-    assert later == first[1:]
