@@ -10,7 +10,7 @@ ALLURE_RESULTS ?= reports/allure-results
 ALLURE_REPORT ?= reports/allure-report
 
 .PHONY: conformance test bench demo report report-deps constraints clean bfruntime-stubs verbs-emu atp-release \
-	p4testgen-regen p4testgen-ptf
+	p4testgen-regen p4testgen-ptf campaign promote
 
 # versions pinned by constraints.txt (regenerate with `make constraints`)
 $(VENV)/.installed: pyproject.toml constraints.txt
@@ -24,6 +24,24 @@ conformance: $(VENV)/.installed
 
 test: $(VENV)/.installed
 	$(PY) -m pytest tests -n auto $(PYTEST_ARGS)
+
+# a deep search until a time budget (docs/campaigns.md): one shard of N, on one example
+# database (a directory, redis://HOST:PORT/DB, github:OWNER/REPO, joined by commas);
+# new failures become candidates in fixtures/corpus/candidates/
+BUDGET ?= 10m
+PROFILE ?= deep
+SHARD ?= 1/1
+TARGET ?= p4sim
+EXAMPLE_DB ?= .hypothesis/examples
+CAMPAIGN_ARGS ?=
+campaign: $(VENV)/.installed
+	$(PY) -m atp_fixtures.campaign run --budget=$(BUDGET) --profile=$(PROFILE) \
+		--shard=$(SHARD) --target=$(TARGET) --example-db=$(EXAMPLE_DB) $(CAMPAIGN_ARGS)
+
+# a reviewed candidate into the corpus: make promote CANDIDATE=<file> NAME=<what broke>
+promote: $(VENV)/.installed
+	@test -n "$(CANDIDATE)" -a -n "$(NAME)" || { echo "usage: make promote CANDIDATE=fixtures/corpus/candidates/<file>.json NAME=<what broke>"; exit 2; }
+	$(PY) -m atp_fixtures.campaign promote $(CANDIDATE) --name=$(NAME)
 
 bench: $(VENV)/.installed
 	$(PY) benchmarks/reference_switch.py
@@ -83,7 +101,7 @@ RUN_OUTPUTS := reports/allure-results reports/allure-results-release \
 	reports/allure-results-softswitch reports/summary-softswitch.json \
 	reports/allure-report reports/artifacts reports/summary.json \
 	reports/summary-tofino-model.json reports/p4-coverage-spec.json \
-	reports/p4-coverage-atp-release.json
+	reports/p4-coverage-atp-release.json reports/campaign
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis reports/node_modules $(RUN_OUTPUTS) \

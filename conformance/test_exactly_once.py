@@ -67,6 +67,7 @@ def test_straggler_of_one_tensor_never_reaches_the_next(stem, corpus_dir, profil
     assert_exactly_once(run)
 
 
+@pytest.mark.hypothesis      # a rule-based machine: make campaign selects it
 @pytest.mark.requires(READ_REGISTERS)
 def test_aggregator_holds_exactly_its_bitmap_at_every_step(target_factory, profile,
                                                            atp_state, request):

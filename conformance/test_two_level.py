@@ -80,6 +80,7 @@ def test_corpus_multi_rack_equals_single_switch(corpus_scenario, corpus_scenario
     _check(corpus_scenario_for(corpus_scenario), run_on)
 
 
+@pytest.mark.hypothesis      # a rule-based machine: make campaign selects it
 @pytest.mark.requires(READ_REGISTERS)
 def test_both_pools_hold_exactly_their_bitmaps_at_every_step(target_factory, profile,
                                                              atp_state, request):
