@@ -16,7 +16,7 @@ import yaml
 from atp_fixtures.campaign.candidates import (PROVENANCE_SUFFIX, CandidateError, Found,
                                               promote, write_candidate)
 from atp_fixtures.generation.corpus import load_scenario
-from atp_fixtures.report.allure import program_hash
+from atp_fixtures.targets.program import sources_digest
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "fixtures" / "corpus"
@@ -94,7 +94,7 @@ def test_a_found_bug_becomes_a_candidate_and_is_promoted_with_its_replaying_test
                             .read_text())
     assert record["rule"] == "4.5" and record["target"] == "reference"
     assert record["session_seed"] == 1 and isinstance(record["test_seed"], int)
-    assert record["program_hash"] == program_hash("reference")
+    assert record["program_hash"] == sources_digest(ROOT / "reference", ".py")  # what reference runs
     assert record["test"] == "conformance/test_exactly_once.py::test_results_are_exact_sums"
     assert record["example_db"] == str(db)
     again = _suite(["--seed=2", *common], mutant)
