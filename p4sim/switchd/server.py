@@ -19,9 +19,9 @@ Behaviour follows bf_switchd's server where a client can observe it:
   response's ``status`` instead (a Read then ends OK; a Write still ends UNKNOWN when
   an update failed), and ``ignore_not_found: 1`` makes a Write's DELETE of a missing
   entry a success whose ``Error.code`` says NOT_FOUND;
-- a table entry's target (``entry_tgt``, else the request's) names pipe 0 or all pipes
-  (0xffff); another pipe is INVALID_ARGUMENT for that entity, since the softswitch is
-  one pipe (``device.py``);
+- a table entry's target (``entry_tgt``, else the request's) names a pipe or all pipes
+  (0xffff); what that writes and reads, with the table's EntryScope, is
+  ``pipe_scope.py``'s (a pipe the device lacks is INVALID_ARGUMENT for that entity);
 - the ``port_status_notify`` attribute of ``$PORT`` switches a subscribed client's
   port-status notifications on or off (INVALID_ARGUMENT if it did not subscribe to
   them);
@@ -93,20 +93,6 @@ def _metadata_flag(context, name: str) -> bool:
             except (TypeError, ValueError):
                 return False
     return False
-
-
-ALL_PIPES = 0xFFFF
-
-
-def _check_pipe(target: pb.TargetDevice, ent: pb.Entity) -> None:
-    """A table entry names pipe 0 or all pipes (its ``entry_tgt``, else the request's
-    target): the softswitch is one pipe, as its device_configuration says."""
-    te = ent.table_entry
-    pipe = (te.entry_tgt if te.HasField("entry_tgt") else target).pipe_id
-    if ent.WhichOneof("entity") == "table_entry" and pipe not in (0, ALL_PIPES):
-        raise DeviceError(grpc.StatusCode.INVALID_ARGUMENT,
-                          f"pipe_id {pipe}: this softswitch has one pipe; use pipe_id 0 or "
-                          f"0xffff (all pipes)")
 
 
 def _run(step, errors: _Errors, what: str) -> None:
@@ -339,8 +325,7 @@ class BfRuntimeServer:
             self._port_status_notify(request.client_id, ta,
                                      enable=ta.port_status_notify.enable)
             return
-        _check_pipe(request.target, upd.entity)
-        self.device.write(upd)
+        self.device.write(upd, request.target.pipe_id)
 
     def _port_status_notify(self, client_id: int, ta: pb.TableAttribute,
                             enable: bool | None = None) -> pb.Entity:
@@ -389,8 +374,7 @@ class BfRuntimeServer:
         if ent.WhichOneof("entity") == "table_attribute" and \
                 ta.WhichOneof("attribute") == "port_status_notify":
             return [self._port_status_notify(request.client_id, ta)]
-        _check_pipe(request.target, ent)
-        return self.device.read(ent)
+        return self.device.read(ent, request.target.pipe_id)
 
     def StreamChannel(self, request_iterator, context):
         out: queue.Queue = queue.Queue()
