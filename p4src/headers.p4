@@ -10,8 +10,13 @@ const bit<16> ETHERTYPE_ATP = 0x0700;
 const bit<16> ETHERTYPE_ATP_TWO_LEVEL = 0x0701;
 const bit<16> ETHERTYPE_IPV4 = 0x0800;
 
-/* Tofino 1, pipe 0: the recirculation port. */
+/* Tofino 1: pipe 0's recirculation port. */
 const PortId_t RECIRC_PORT = 68;
+/* A Tofino has 2 or 4 pipes (spec 8a): port p is in pipe p >> 7, and each pipe has
+ * its own recirculation port, RECIRC_PORT's place in the pipe's 128 ports. A frame
+ * recirculates in the pipe it entered, where its job's aggregators are. */
+const PortId_t PIPE_BITS = 0x180;
+const bit<7> RECIRC_LOCAL_PORT = 68;
 
 /* what a recirculated packet is here for (bridge_h.kind) */
 const bit<8> BRIDGE_SECOND_HALF = 1;    /* pass 2: the values 31..61 of this aggregation */

@@ -33,6 +33,7 @@ import grpc
 from bfruntime import bfruntime_pb2 as pb
 from bfruntime.info import TableInfo, decode_int, encode_int
 
+from .attributes import has_entry_scope
 from .errors import DeviceError, bad_request
 
 ALL_PIPES = 0xFFFF
@@ -94,7 +95,7 @@ class PipeScopes:
                               f"0..{self.num_pipes - 1} (0xffff: all pipes)")
 
     def _scopes(self, t: TableInfo) -> list[tuple[int, ...]]:
-        if "EntryScope" not in t.attributes:
+        if not has_entry_scope(t):
             return [tuple(range(self.num_pipes))]
         return scopes_of(self.scope(t.id), self.num_pipes, t.name)
 

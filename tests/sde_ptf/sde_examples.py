@@ -48,8 +48,24 @@ ISSUE_EXAMPLES = ("tna_bridged_md", "tna_checksum", "tna_counter", "tna_digest",
                   "tna_exact_match", "tna_lpm_match", "tna_meter_bytecount_adjust",
                   "tna_mirror", "tna_multicast", "tna_port_metadata", "tna_range_match",
                   "tna_register", "tna_resubmit", "tna_ternary_match")
-RESULT_LINE = re.compile(r"^(?P<name>[\w.]+) \.\.\. (?P<outcome>ok|FAIL|ERROR|skipped)",
-                         re.M)
+STARTED = re.compile(r"^\w+\.(\w+) \.\.\. ", re.M)    # unittest's verbose line
+FAILED = re.compile(r"^(FAIL|ERROR): \w+\.(\w+)", re.M)
+FINISHED = re.compile(r"^Ran \d+ tests? in", re.M)
+
+
+def outcomes(output: str) -> dict[str, str]:
+    """Each started class's outcome from ptf's output (the test's own prints come
+    between a class's ``... `` and its verdict, so the verdicts are read from the
+    FAIL/ERROR sections): a class that started and is in none passed, unless ptf never
+    finished, when the last one started is ``timeout``."""
+    started = STARTED.findall(output)
+    out = {c: "pass" for c in started}
+    for kind, cls in FAILED.findall(output):
+        if out.get(cls) != "fail":
+            out[cls] = "fail" if kind == "FAIL" else "error"
+    if started and not FINISHED.search(output):
+        out[started[-1]] = "timeout"
+    return out
 
 
 def examples_dir(root: str | os.PathLike | None = None) -> Path | None:
@@ -100,8 +116,10 @@ class ExampleResult:
         return sum(1 for o in self.classes.values() if o == "pass")
 
 
-def run_example(example: Path, sde_python: Path, work: Path) -> ExampleResult:
-    """One example on a fresh 4-pipe softswitch; every class's outcome."""
+def run_example(example: Path, sde_python: Path, work: Path,
+                pipes: int = NUM_PIPES) -> ExampleResult:
+    """One example on a fresh softswitch of ``pipes`` pipes (the SDE's 4); every
+    class's outcome."""
     res = ExampleResult(example.name, {c: "not run" for c in test_classes(example / "test.py")})
     why = not_runnable_reason(example, sde_python)
     if why:
@@ -114,7 +132,7 @@ def run_example(example: Path, sde_python: Path, work: Path) -> ExampleResult:
             ptf_side = dict(zip(ports, veths.peer))
             with SwitchdProcess(example / f"{example.name}.p4", switch_side,
                                 p4_name=example.name,
-                                extra_args=["--pipes", str(NUM_PIPES)]) as sd:
+                                extra_args=["--pipes", str(pipes)] if pipes > 1 else []) as sd:
                 cmd = ptf_command(example, sde_python, ptf_side, sd.address,
                                   work / f"{example.name}-ptf.log", SDE_TEST_PARAMS)
                 try:
@@ -128,10 +146,7 @@ def run_example(example: Path, sde_python: Path, work: Path) -> ExampleResult:
         res.note = f"cannot start the softswitch: {e}"
         return res
     (work / f"{example.name}-ptf.out").write_text(out)
-    for m in RESULT_LINE.finditer(out):
-        cls = m.group("name").rsplit(".", 1)[-1]
-        res.classes[cls] = {"ok": "pass", "FAIL": "fail", "ERROR": "error",
-                            "skipped": "skipped"}[m.group("outcome")]
+    res.classes.update(outcomes(out))
     return res
 
 
@@ -142,6 +157,9 @@ def main(argv=None) -> int:
                     help="example names, or 'all' for every tna_* (default: the 14 of "
                          "ISSUE_EXAMPLES)")
     ap.add_argument("--work", help="where logs go (default: a temporary directory)")
+    ap.add_argument("--pipes", type=int, choices=(1, 2, 4), default=NUM_PIPES,
+                    help="the softswitch's pipes (default 4, as run_p4_tests.sh's model; 1 "
+                         "runs it without --pipes, as a softswitch before pipes)")
     args = ap.parse_args(argv)
     d = examples_dir(args.checkout)
     if d is None:
@@ -161,7 +179,7 @@ def main(argv=None) -> int:
     if names == ["all"]:
         names = example_names(d)
     for name in names:
-        res = run_example(d / name, sde_python, work)
+        res = run_example(d / name, sde_python, work, args.pipes)
         for cls, outcome in res.classes.items():
             print(f"{name}.{cls}: {outcome}", flush=True)
         print(f"== {name}: {res.passed}/{len(res.classes)} passed"
