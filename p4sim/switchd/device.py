@@ -54,7 +54,8 @@ from .errors import DeviceError, bad_request as _bad, from_control_plane
 from .match_tables import MatchTables
 from .meters import MeterControl
 from .object_ids import read_object_id
-from .pipe_scope import ALL_PIPES, DEVICE_TABLE_TYPES, PipeScopes, merge_reads, target_pipe
+from .pipe_scope import (ALL_PIPES, DEVICE_TABLE_TYPES, PipeScopes, merge_reads, scopes_of,
+                         target_pipe)
 from .port_tables import PortState, PortTables
 from .pre import Pre, PreGroup, PreNode
 from .profile_tables import PROFILE_TABLE_TYPES, ProfileTables
@@ -185,6 +186,8 @@ class SoftDevice:
                     self.meters.write_adjust(self.table(ta.table_id), self.objects,
                                              ta.byte_count_adj.byte_count_adjust)
                 else:
+                    if ta.WhichOneof("attribute") == "entry_scope":   # refused before kept
+                        scopes_of(ta.entry_scope, self.num_pipes, self.table(ta.table_id).name)
                     self.attributes.write(ta)
             return
         if kind == "table_operation":
