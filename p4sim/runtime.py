@@ -65,7 +65,8 @@ class TableSpec:
         self.size = size
         self.has_direct_counter = has_direct_counter
         self.loc = loc
-        self.direct_register = direct_register   # (fields, initial values) or None
+        # (fields, initial values, the DirectRegister's qualified name) or None
+        self.direct_register = direct_register
         self.direct_meter = direct_meter         # MeterSpec or None
 
 

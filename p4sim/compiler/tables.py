@@ -132,7 +132,7 @@ class TablesMixin:
         direct_register = None
         if "registers" in props:
             dr = self.prop_instance(props, "registers", "DirectRegister", sc, fc, qname)
-            direct_register = (dr.info["fields"], dr.info["init"])
+            direct_register = (dr.info["fields"], dr.info["init"], dr.qual)
         direct_meter = None
         if "meters" in props:
             direct_meter = self.prop_instance(props, "meters", "DirectMeter", sc, fc, qname).info["spec"]

@@ -28,7 +28,7 @@ from .errors import DeviceError, bad_request
 
 _SYNC_REQUESTS = {"Register": ("Sync", "SyncRegisters"),
                   "Counter": ("Sync", "SyncCounters"),
-                  "MatchAction_Direct": ("Sync", "SyncCounters")}
+                  "MatchAction_Direct": ("Sync", "SyncCounters", "SyncRegisters")}
 
 
 # tables of per-pipe state whose bfrt.json lists no attributes, where bf_switchd still

@@ -20,7 +20,7 @@ from bfruntime import bfruntime_pb2 as pb
 from bfruntime.info import TableInfo, encode_int
 
 from . import handles
-from .data_fields import parse_action
+from .data_fields import parse_action, to_signed
 from .errors import DeviceError, bad_request as _bad
 from .match_keys import find_entry, key_proto, parse_key
 from .meters import MeterControl
@@ -86,6 +86,7 @@ class MatchTables:
             e = p4t.entries[p4t._normalise_key(key)[0]]
             e.bytes = extra.get("$COUNTER_SPEC_BYTES", e.bytes)
             e.packets = extra.get("$COUNTER_SPEC_PKTS", e.packets)
+            set_direct_register(t, p4t, e, extra)
             self.meters.set_direct(t, p4t, e, {n: v for n, v in extra.items()
                                                if MeterControl.is_spec_field(n)})
 
@@ -116,6 +117,12 @@ class MatchTables:
                 df.stream = encode_int(v, 64)
         if p4t.spec.direct_meter is not None and not default:
             MeterControl.add_fields(p4t.spec.direct_meter.kind, e.meter, out.data)
+        if p4t.spec.direct_register is not None and not default:
+            fields, _init, qual = p4t.spec.direct_register
+            for (member, w, _s), v in zip(fields, e.dreg):
+                df = out.data.fields.add()
+                df.field_id = t.data[f"{qual}.{member or 'f1'}"].id
+                df.stream = encode_int(v & ((1 << w) - 1), w)
         return ent
 
     def read_handle(self, t: TableInfo, hid: pb.HandleId) -> pb.Entity:
@@ -143,3 +150,14 @@ class MatchTables:
         for e in p4t.sorted:
             yield self._entity(t, p4t, e)
         yield self._entity(t, p4t, None, default=True)
+
+
+def set_direct_register(t: TableInfo, p4t, e, extra: dict) -> None:
+    """The DirectRegister cell of entry ``e`` from the data fields written with it."""
+    if p4t.spec.direct_register is None:
+        return
+    fields, _init, qual = p4t.spec.direct_register
+    for j, (member, w, signed) in enumerate(fields):
+        v = extra.get(f"{qual}.{member or 'f1'}")
+        if v is not None:
+            e.dreg[j] = to_signed(v, w) if signed else v

@@ -11,7 +11,9 @@ scope ``i``'s pipes; ``0x0c03``: pipes {0, 1} and {2, 3}), every pipe in exactly
 Decisions, as bf_switchd behaves where an SDE test observes it:
 - A write for ``pipe_id`` p acts on every pipe of p's scope; for all pipes (0xffff) on
   every pipe when the table is symmetric, and is INVALID_ARGUMENT when it has several
-  scopes (name a pipe of the scope to write).
+  scopes (name a pipe of the scope to write). Register tables are "always asymmetric"
+  (the SDE's tna_register): pipe p writes pipe p alone unless a user-defined scope puts
+  it with others, and 0xffff writes every pipe whatever the scope.
 - A read of a match-action or profile table for pipe p answers from p's instance; for
   all pipes from pipe 0 when symmetric, else each scope's entries in turn (each with
   its ``entry_tgt`` naming the scope's lowest pipe).
@@ -104,6 +106,11 @@ class PipeScopes:
         if t.table_type in DEVICE_TABLE_TYPES:
             return (0,)
         scopes = self._scopes(t)
+        if t.table_type == "Register":      # always per pipe (module docstring)
+            if pipe_id == ALL_PIPES:
+                return tuple(range(self.num_pipes))
+            if len(scopes) == 1 or all(len(sc) == 1 for sc in scopes):
+                return (pipe_id,)
         if pipe_id == ALL_PIPES:
             if len(scopes) > 1:
                 raise bad_request(f"table {t.name} is asymmetric (pipe scopes {scopes}): "
@@ -161,9 +168,11 @@ def _merge_group(t: TableInfo, per_pipe: list[list[pb.Entity]]) -> list[pb.Entit
                 total = decode_int(df.stream) + sum(decode_int(o.stream) for o in more)
                 df.stream = encode_int(total, fi.width)
                 merged.append(df)
-            elif t.table_type == "Register":
-                merged.append(df)
-                merged.extend(more)
+            elif t.table_type == "Register" or (
+                    t.table_type in ENTRY_TABLE_TYPES and fi is not None
+                    and fi.name in t.data and not fi.name.startswith("$")):
+                merged.append(df)             # a register's or direct register's cell:
+                merged.extend(more)           # one value per pipe
             else:
                 merged.append(df)
         merged = [_copy(df) for df in merged]

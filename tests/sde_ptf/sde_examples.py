@@ -48,7 +48,9 @@ ISSUE_EXAMPLES = ("tna_bridged_md", "tna_checksum", "tna_counter", "tna_digest",
                   "tna_exact_match", "tna_lpm_match", "tna_meter_bytecount_adjust",
                   "tna_mirror", "tna_multicast", "tna_port_metadata", "tna_range_match",
                   "tna_register", "tna_resubmit", "tna_ternary_match")
-STARTED = re.compile(r"^\w+\.(\w+) \.\.\. ", re.M)    # unittest's verbose line
+# unittest's verbose line: "test.Class ... ", or "test.Class" then the docstring's first
+# line and " ... "
+STARTED = re.compile(r"^\w+\.(\w+)(?: \.\.\. |\n.*? \.\.\. )", re.M)
 FAILED = re.compile(r"^(FAIL|ERROR): \w+\.(\w+)", re.M)
 FINISHED = re.compile(r"^Ran \d+ tests? in", re.M)
 
