@@ -255,6 +255,22 @@ class ControlPlaneMixin:
         else:
             m.cells.pop(index, None)
 
+    def direct_filter_set(self, table, key, *spec):
+        """Configure an entry's DirectLpf cell (``kind, gain_ns, decay_ns, scale_down``)
+        or DirectWred cell (``time_constant_ns, min_thresh, max_thresh,
+        max_probability``); its state starts again."""
+        t = self.table(table)
+        if t.direct_filter is None:
+            raise ControlPlaneError(f"table '{t.name}' has no DirectLpf or DirectWred")
+        t.entry(key).filter = t.direct_filter.cell(*spec)
+
+    def direct_filter_get(self, table, key):
+        """An entry's direct filter spec (an unconfigured cell's as p4sim/filters.py says)."""
+        t = self.table(table)
+        if t.direct_filter is None:
+            raise ControlPlaneError(f"table '{t.name}' has no DirectLpf or DirectWred")
+        return t.direct_filter.get(t.entry(key).filter)
+
     def direct_meter_set(self, table, key, cir, cbs, pir, pbs):
         t = self.table(table)
         if t.spec.direct_meter is None:

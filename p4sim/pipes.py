@@ -59,7 +59,8 @@ PIPE_WRITES = frozenset((
     "table_reset_default", "register_write", "register_reset", "counter_write",
     "counter_clear", "direct_counter_write", "direct_counter_clear",
     "direct_register_write", "value_set_add", "value_set_delete", "value_set_clear",
-    "meter_set", "meter_reset", "direct_meter_set", "register_param_set",
+    "meter_set", "meter_reset", "direct_meter_set", "direct_filter_set",
+    "register_param_set",
     "register_param_reset", "action_member_add", "action_member_modify",
     "action_member_delete", "selector_group_add", "selector_group_modify",
     "selector_group_delete", "table_add_member", "table_add_group",
@@ -67,7 +68,7 @@ PIPE_WRITES = frozenset((
 SYMMETRIC_READS = frozenset((
     "table", "table_get_default", "table_entries", "value_set_entries", "action_members",
     "selector_groups", "selector_member_for", "register_param_read", "register_param",
-    "action_profile", "action_selector", "indirect_table", "tables",
+    "action_profile", "action_selector", "indirect_table", "tables", "direct_filter_get",
     "value_sets", "register_params"))
 SUMMED_READS = frozenset(("counter_read", "direct_counter_read"))
 PER_PIPE_READS = frozenset(("register_read", "register_read_many", "register_read_all",

@@ -72,7 +72,7 @@ class TableSpec:
 
 class Entry:
     __slots__ = ("key", "match", "prio", "seq", "result", "packets", "bytes", "dreg", "meter",
-                 "cov")
+                 "filter", "cov")
 
     def __init__(self, key, match, prio, seq, result):
         self.key = key          # normalised key tuple (identity of the entry)
@@ -84,6 +84,7 @@ class Entry:
         self.bytes = 0
         self.dreg = None        # the DirectRegister cell (one value per field)
         self.meter = None       # the DirectMeter's MeterBucket once configured
+        self.filter = None      # the DirectLpf's/DirectWred's cell once configured
         self.cov = None         # a const entry's coverage counter (p4sim.coverage)
 
 
@@ -363,6 +364,7 @@ class Table:
         self._resort()
         new.dreg = old.dreg
         new.meter = old.meter
+        new.filter = old.filter
         if not reset_counters:
             new.packets, new.bytes = old.packets, old.bytes
 

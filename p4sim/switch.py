@@ -168,6 +168,7 @@ class Switch(TrafficManager, ControlPlaneMixin, ActionProfileControlMixin,
         self.wreds = {}         # name -> p4sim.filters.Wred
         self.register_params = {}
         rng = random.Random(seed)
+        direct_filters = {}     # a DirectLpf/DirectWred by name, for its table
         for pyname, kind, spec in program.objects:
             if kind == "table":
                 obj = (IndirectTable if getattr(spec, "implementation", None) else rt.Table)(spec, ctx)
@@ -207,9 +208,17 @@ class Switch(TrafficManager, ControlPlaneMixin, ActionProfileControlMixin,
             elif kind == "wred":
                 obj = self.wreds[spec.name] = filters.Wred(spec, ctx,
                                                            random.Random(rng.getrandbits(64)))
+            elif kind == "direct_lpf":
+                obj = direct_filters[spec.name] = filters.DirectLpf(spec, ctx)
+            elif kind == "direct_wred":
+                obj = direct_filters[spec.name] = filters.DirectWred(
+                    spec, ctx, random.Random(rng.getrandbits(64)))
             else:
                 raise P4SimError(f"internal: unknown object kind {kind}")
             ns[pyname] = obj
+        for t in self.tables.values():
+            found = getattr(t.spec, "direct_filter", None)
+            t.direct_filter = None if found is None else direct_filters[found[1].name]
         for d in (self.tables, self.registers):
             for obj in list(d.values()):
                 for alias in getattr(obj.spec, "aliases", ()):

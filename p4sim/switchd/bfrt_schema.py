@@ -188,6 +188,8 @@ def _table_json(spec, pipe: str, ids: _Ids) -> dict:
     if spec.direct_meter is not None:
         data += meters.spec_data_json(spec.direct_meter.kind)
         attributes.insert(0, meters.ATTRIBUTE)
+    if getattr(spec, "direct_filter", None) is not None:
+        data += filters.spec_data_json(spec.direct_filter[0])
     operations = ["SyncCounters"] if spec.has_direct_counter else []
     if spec.direct_register is not None:
         data += direct_register_data(spec.direct_register)

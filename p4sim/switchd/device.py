@@ -100,7 +100,7 @@ class SoftDevice:
         self.pre = Pre(sw)
         self.attributes = TableAttributes(self.table)
         self.scopes = PipeScopes(self.num_pipes, self.attributes.scope)
-        self.pipes = [PipeHandlers(self, sw if self.num_pipes == 1 else sw.pipe(i))
+        self.pipes = [PipeHandlers(self, sw if self.num_pipes == 1 else sw.pipe(i), i)
                       for i in range(self.num_pipes)]
         first = self.pipes[0]      # pipe 0 answers what every pipe holds alike
         self.objects, self.profiles = first.objects, first.profiles
@@ -220,7 +220,9 @@ class SoftDevice:
                 if kind == "table_entry":
                     te = entity.table_entry
                     t = self.table(te.table_id)
-                    groups = self.scopes.read_groups(t, target_pipe(pipe_id, te))
+                    pipe = target_pipe(pipe_id, te)
+                    self.scopes.check_shadow_read(t, pipe, te)
+                    groups = self.scopes.read_groups(t, pipe, te)
                     return merge_reads(t, groups, [
                         [list(self.pipes[p].readers[t.table_type](t, te)) for p in group]
                         for group in groups])
@@ -228,9 +230,11 @@ class SoftDevice:
                     return [self._read_usage(entity.table_usage)]
                 if kind == "object_id":
                     return [read_object_id(self.info, self.learns, entity.object_id)]
-                if kind == "handle":
-                    return [self.matches.read_handle(self.table(entity.handle.table_id),
-                                                     entity.handle)]
+                if kind == "handle":            # the pipe read: the target's (0 for all)
+                    pipe = self.scopes.read_groups(self.table(entity.handle.table_id),
+                                                   pipe_id)[0][0]
+                    return [self.pipes[pipe].matches.read_handle(
+                        self.table(entity.handle.table_id), entity.handle)]
                 if kind == "table_attribute":
                     ta = entity.table_attribute
                     if ta.WhichOneof("attribute") == "byte_count_adj":
@@ -300,7 +304,7 @@ class SoftDevice:
 class PipeHandlers:
     """One pipe's p4sim objects by table id and the handlers over them."""
 
-    def __init__(self, device: SoftDevice, switch):
+    def __init__(self, device: SoftDevice, switch, pipe: int = 0):
         self.switch = switch
         self.profiles = ProfileTables(self)
         self.objects = {}    # table id -> the p4sim object behind it (the handlers' state)
@@ -321,5 +325,6 @@ class PipeHandlers:
             elif t.table_type in PROFILE_TABLE_TYPES:
                 self.objects[t.id] = self.profiles.object_for(t, short)
         self.meters = MeterControl(switch)
-        self.matches = MatchTables(self.objects, self.meters)
+        self.matches = MatchTables(self.objects, self.meters,
+                                   lambda t: device.scopes.handle_place(t, pipe))
         self.writers, self.readers = device._handlers(self)

@@ -119,7 +119,30 @@ class PipeScopes:
             return scopes[0]
         return next(s for s in scopes if pipe_id in s)
 
-    def read_groups(self, t: TableInfo, pipe_id: int) -> list[tuple[int, ...]]:
+    def handle_place(self, t: TableInfo, pipe: int) -> tuple[int, int]:
+        """(pipes, the lowest pipe of ``pipe``'s scope): where ``handles.handle_of``
+        puts the entries of table ``t`` in ``pipe``."""
+        return self.num_pipes, min(next(s for s in self._scopes(t) if pipe in s))
+
+    def check_shadow_read(self, t: TableInfo, pipe_id: int, te: pb.TableEntry) -> None:
+        """A read of an entry from software (``from_hw`` false) finds it only where
+        bf_switchd keeps its shadow: a symmetric table's under all pipes (0xffff), an
+        asymmetric one's under the lowest pipe of each scope (the SDE's
+        tna_ternary_match: NOT_FOUND elsewhere)."""
+        if (pipe_id == ALL_PIPES or t.table_type not in ENTRY_TABLE_TYPES
+                or te.is_default_entry or te.table_flags.from_hw or self.num_pipes == 1
+                or not (te.key.fields or te.WhichOneof("value") == "handle_id")):
+            return
+        scopes = self._scopes(t)
+        scope = next(sc for sc in scopes if pipe_id in sc)
+        if len(scopes) == 1 or pipe_id != min(scope):
+            raise DeviceError(grpc.StatusCode.NOT_FOUND,
+                              f"table {t.name}: its entries are kept in software under "
+                              f"{'all pipes (0xffff)' if len(scopes) == 1 else f'pipe {min(scope)}'}"
+                              f", not pipe {pipe_id}; read there or from_hw")
+
+    def read_groups(self, t: TableInfo, pipe_id: int,
+                    te: pb.TableEntry | None = None) -> list[tuple[int, ...]]:
         """The pipes whose instances answer a read, in groups that make one answer each:
         an entry table's scopes (pipe 0's entries, every pipe's direct counters), or
         the pipes of a register or counter read."""
@@ -129,7 +152,15 @@ class PipeScopes:
         if pipe_id != ALL_PIPES:
             return [(pipe_id,)]
         if t.table_type in ENTRY_TABLE_TYPES:
-            return self._scopes(t)
+            scopes = self._scopes(t)
+            if te is not None and te.is_default_entry and len(scopes) > 1:
+                raise bad_request(f"table {t.name} is asymmetric (pipe scopes {scopes}): "
+                                  f"its default entry is read for a pipe, not all pipes")
+            h = te.handle_id if te is not None and te.WhichOneof("value") == "handle_id" else 0
+            if h >= 2 and len(scopes) > 1:      # a handle names its scope (handles.py)
+                return [s for s in scopes if min(s) == (h - 2) % self.num_pipes][:1] \
+                    or scopes[:1]
+            return scopes
         return [tuple(range(self.num_pipes))]
 
 
