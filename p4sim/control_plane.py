@@ -305,9 +305,14 @@ class ControlPlaneMixin:
         del self.mcast[mgid]
 
     # ------------------------------------------------------------------ mirroring
-    def mirror_session_set(self, session_id, port, *, max_len=None):
+    def mirror_session_set(self, session_id, port, *, max_len=None, direction="BOTH"):
         """Mirror session ``session_id`` (bit<10>) sends its copies to egress ``port``,
-        truncated to ``max_len`` bytes (mirror header included) when given."""
+        truncated to ``max_len`` bytes (mirror header included) when given; ``direction``
+        (INGRESS, EGRESS, BOTH): which deparsers' mirrors it takes (the others find no
+        session)."""
+        if direction not in ("INGRESS", "EGRESS", "BOTH"):
+            raise ControlPlaneError(f"mirror session {session_id}: direction {direction!r} "
+                                    f"is not INGRESS, EGRESS or BOTH")
         if not isinstance(session_id, int) or not 0 <= session_id < 1024:
             raise ControlPlaneError(f"mirror session id {session_id!r} does not fit in bit<10>")
         if not isinstance(port, int) or not 0 <= port < 512:
@@ -316,6 +321,7 @@ class ControlPlaneMixin:
             raise ControlPlaneError(f"mirror session {session_id}: max_len {max_len!r} must be "
                                     f"in 1..16383")
         self.mirror_sessions[session_id] = port
+        self.mirror_directions[session_id] = direction
         if max_len is None:
             self.mirror_max_len.pop(session_id, None)
         else:
@@ -326,6 +332,7 @@ class ControlPlaneMixin:
             raise ControlPlaneError(f"no mirror session {session_id}")
         del self.mirror_sessions[session_id]
         self.mirror_max_len.pop(session_id, None)
+        self.mirror_directions.pop(session_id, None)
 
     # ------------------------------------------------------------------ ports
     def port_add(self, port):

@@ -92,6 +92,7 @@ class PipedSwitch(TrafficManager):
         self.mcast = {}
         self.mirror_sessions = {}
         self.mirror_max_len = {}
+        self.mirror_directions = {}
         self.port_metadata = {}
         self._digests = []
         self.drops = []

@@ -95,7 +95,7 @@ class Table:
         self.ctx = ctx
         self.exact_only = all(k.match == "exact" for k in spec.keys)
         self.entries = {}
-        self.sorted = []
+        self._sorted = []       # the entries in priority order (``sorted``), None: stale
         self._index = None      # the match index of ``sorted``; None: build it when needed
         self.seq = 0
         self.const = bool(spec.const_entries)
@@ -305,9 +305,18 @@ class Table:
             self._resort()
         return e
 
+    @property
+    def sorted(self):
+        """The entries in priority order, sorted again after a change when first needed
+        (a batch of 200,000 adds sorted once, not once per add)."""
+        if self._sorted is None:
+            self._sorted = sorted(self.entries.values(), key=lambda e: (e.prio, e.seq))
+        return self._sorted
+
     def _resort(self):
-        """Every change of the entries ends here: the match index is rebuilt lazily."""
-        self.sorted = sorted(self.entries.values(), key=lambda e: (e.prio, e.seq))
+        """Every change of the entries ends here: the order and the match index are
+        rebuilt lazily."""
+        self._sorted = None
         self._index = None
 
     def add(self, key, action, params=None, priority=None, counters=None):

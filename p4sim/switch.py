@@ -77,6 +77,8 @@ class TrafficManager:
                 data, mirrors = pipe._egress(eport, rid, data, ts, qd)
                 for sid, mframe in mirrors:
                     port = self.mirror_sessions.get(sid)
+                    if self.mirror_directions.get(sid) == "INGRESS":
+                        port = None                 # an ingress-only session
                     if port is None:
                         self.drops.append(("mirror", f"no mirror session {sid}"))
                     elif depth + 1 >= self.max_passes:
@@ -98,6 +100,8 @@ class TrafficManager:
             return copies
         for sid, mhdr in ctx.mirrors:
             port = self.mirror_sessions.get(sid)
+            if self.mirror_directions.get(sid) == "EGRESS":
+                port = None                         # an egress-only session
             if port is None:
                 self.drops.append(("mirror", f"no mirror session {sid}"))
             else:
@@ -141,6 +145,7 @@ class Switch(TrafficManager, ControlPlaneMixin, ActionProfileControlMixin,
             self.mcast = {}
             self.mirror_sessions = {}     # session id -> egress port
             self.mirror_max_len = {}      # session id -> truncation length (bytes)
+            self.mirror_directions = {}   # session id -> INGRESS / EGRESS / BOTH
             self.port_metadata = {}       # ingress port -> the 8 bytes of port metadata
             self._digests = []
             self._by_pipe = (self,) * 4
@@ -149,7 +154,7 @@ class Switch(TrafficManager, ControlPlaneMixin, ActionProfileControlMixin,
             self.num_pipes = _device.num_pipes
             self.pipe_id = _pipe_id
             for name in ("ports", "mcast", "mirror_sessions", "mirror_max_len",
-                         "port_metadata", "_digests"):
+                         "mirror_directions", "port_metadata", "_digests"):
                 setattr(self, name, getattr(_device, name))
         ns = {
             "Reject": Reject, "ExitBlock": ExitBlock, "CTX": ctx, "count_direct": rt.count_direct,

@@ -45,7 +45,7 @@ import json
 import re
 from pathlib import Path
 
-from . import filters, meters, port_metadata
+from . import filters, meters, mirror_cfg, port_metadata
 from .learn import learn_filters
 from .bfrt_profiles import make_indirect, profile_tables
 from .register_param_table import register_param_tables
@@ -316,7 +316,8 @@ def fixed_schema(nports: int = 512) -> dict:
         "data": [_singleton(1, "$DEV_PORT", {"type": "uint32"}, read_only=True,
                             annotations=dev_port_ann)],
         "supported_operations": [], "attributes": []}
-    return {"tables": [mgid, node, port, stat, str_info, _device_configuration()]}
+    return {"tables": [mgid, node, port, stat, str_info, _device_configuration(),
+                       mirror_cfg.table_json()]}
 
 
 def _device_configuration() -> dict:

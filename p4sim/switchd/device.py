@@ -52,6 +52,7 @@ from .attributes import TableAttributes
 from .bfrt_schema import fixed_schema, program_schema
 from .errors import DeviceError, bad_request as _bad, from_control_plane
 from .match_tables import MatchTables
+from .mirror_cfg import MirrorSessions
 from .meters import MeterControl
 from .object_ids import read_object_id
 from .pipe_scope import (ALL_PIPES, DEVICE_TABLE_TYPES, PipeScopes, merge_reads, scopes_of,
@@ -98,6 +99,7 @@ class SoftDevice:
                           pipes=self.num_pipes)
         self.switch = sw
         self.pre = Pre(sw)
+        self.mirrors = MirrorSessions(sw)
         self.attributes = TableAttributes(self.table)
         self.scopes = PipeScopes(self.num_pipes, self.attributes.scope)
         self.pipes = [PipeHandlers(self, sw if self.num_pipes == 1 else sw.pipe(i), i)
@@ -127,6 +129,7 @@ class SoftDevice:
                    "Lpf": partial(filters.write, sw), "Wred": partial(filters.write, sw),
                    "PortMetadata": partial(port_metadata.write, sw),
                    "PreNode": self.pre.write_node, "PreMgid": self.pre.write_mgid,
+                   "MirrorCfg": self.mirrors.write,
                    "PortConfigure": self.port_tables.write_port,
                    "PortStat": self.port_tables.write_stat,
                    "PortStrInfo": read_only, "DevConfigure": read_only}
@@ -139,6 +142,7 @@ class SoftDevice:
                    "Lpf": partial(filters.read, sw), "Wred": partial(filters.read, sw),
                    "PortMetadata": partial(port_metadata.read, sw),
                    "PreNode": self.pre.read_node, "PreMgid": self.pre.read_mgid,
+                   "MirrorCfg": self.mirrors.read,
                    "PortConfigure": self.port_tables.read_port,
                    "PortStat": self.port_tables.read_stat,
                    "PortStrInfo": self.port_tables.read_str_info,

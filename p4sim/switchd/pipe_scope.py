@@ -40,7 +40,7 @@ from .errors import DeviceError, bad_request
 
 ALL_PIPES = 0xFFFF
 DEVICE_TABLE_TYPES = frozenset(("PreNode", "PreMgid", "PortConfigure", "PortStat",
-                                "PortStrInfo", "DevConfigure", "PortMetadata"))
+                                "PortStrInfo", "DevConfigure", "PortMetadata", "MirrorCfg"))
 COUNTER_FIELDS = frozenset(("$COUNTER_SPEC_BYTES", "$COUNTER_SPEC_PKTS"))
 ENTRY_TABLE_TYPES = frozenset(("MatchAction_Direct", "MatchAction_Indirect",
                                "MatchAction_Indirect_Selector", "Action", "Selector"))

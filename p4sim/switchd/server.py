@@ -9,7 +9,8 @@ Behaviour follows bf_switchd's server where a client can observe it:
 - a client whose stream ends (tear down, crash, lost connection) is unsubscribed and its
   binding released;
 - ``Write`` applies updates in order and keeps going after a failed one
-  (CONTINUE_ON_ERROR); ``Read`` answers every entity in order. If any failed, the call
+  (CONTINUE_ON_ERROR), and stops when its call is cancelled or past its deadline (the
+  updates applied stay: the SDE's ExactMatchTimeoutTest); ``Read`` answers every entity in order. If any failed, the call
   ends with UNKNOWN and ``bfrt_proto.Error``s packed in the status details
   (``grpc-status-details-bin``, which is where the SDE client looks for them), as
   bf_switchd's error reporter packs them: one per request entity up to the last failed
@@ -305,6 +306,9 @@ class BfRuntimeServer:
         ignore_not_found = _metadata_flag(context, "ignore_not_found")
         errors = _Errors()
         for i, upd in enumerate(request.updates):
+            if not context.is_active():     # the client's deadline passed or it cancelled:
+                log.info("Write cancelled after %d of %d updates", i, len(request.updates))
+                return pb.WriteResponse()   # what was applied stays, as bf_switchd does
             _run(lambda: self._write_one(request, upd), errors, f"update {i}")
             last = errors.outcomes[-1]
             if ignore_not_found and upd.type == pb.Update.DELETE and \
