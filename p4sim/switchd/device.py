@@ -186,9 +186,12 @@ class SoftDevice:
         if kind == "table_attribute":
             ta = update.entity.table_attribute
             with self.lock:
-                if ta.WhichOneof("attribute") == "byte_count_adj":
-                    self.meters.write_adjust(self.table(ta.table_id), self.objects,
-                                             ta.byte_count_adj.byte_count_adjust)
+                if ta.WhichOneof("attribute") == "byte_count_adj":     # per pipe
+                    self.scopes.check_pipe(pipe_id)
+                    for p in (range(self.num_pipes) if pipe_id == ALL_PIPES else (pipe_id,)):
+                        self.pipes[p].meters.write_adjust(self.table(ta.table_id),
+                                                          self.pipes[p].objects,
+                                                          ta.byte_count_adj.byte_count_adjust)
                 else:
                     if ta.WhichOneof("attribute") == "entry_scope":   # refused before kept
                         scopes_of(ta.entry_scope, self.num_pipes, self.table(ta.table_id).name)
@@ -241,8 +244,10 @@ class SoftDevice:
                         self.table(entity.handle.table_id), entity.handle)]
                 if kind == "table_attribute":
                     ta = entity.table_attribute
-                    if ta.WhichOneof("attribute") == "byte_count_adj":
-                        return [self.meters.read_adjust(self.table(ta.table_id))]
+                    if ta.WhichOneof("attribute") == "byte_count_adj":     # a pipe's
+                        self.scopes.check_pipe(pipe_id)
+                        pipe = 0 if pipe_id == ALL_PIPES else pipe_id
+                        return [self.pipes[pipe].meters.read_adjust(self.table(ta.table_id))]
                     return [self.attributes.read(ta)]
             except p4sim.ControlPlaneError as e:
                 raise from_control_plane(e) from None
