@@ -55,8 +55,8 @@ from .match_tables import MatchTables
 from .mirror_cfg import MirrorSessions
 from .meters import MeterControl
 from .object_ids import read_object_id
-from .pipe_scope import (ALL_PIPES, DEVICE_TABLE_TYPES, PipeScopes, merge_reads, scopes_of,
-                         target_pipe)
+from .pipe_scope import (ALL_PIPES, DEVICE_TABLE_TYPES, PipeScopes, counters_zeroed,
+                         merge_reads, scopes_of, target_pipe)
 from .port_tables import PortState, PortTables
 from .pre import Pre, PreGroup, PreNode
 from .profile_tables import PROFILE_TABLE_TYPES, ProfileTables
@@ -211,8 +211,9 @@ class SoftDevice:
         t = self.table(te.table_id)
         with self.lock:
             try:
-                for p in self.scopes.write_pipes(t, target_pipe(pipe_id, te)):
-                    self.pipes[p].writers[t.table_type](t, update.type, te)
+                for k, p in enumerate(self.scopes.write_pipes(t, target_pipe(pipe_id, te))):
+                    self.pipes[p].writers[t.table_type](t, update.type,
+                                                        te if k == 0 else counters_zeroed(t, te))
             except p4sim.ControlPlaneError as e:
                 raise from_control_plane(e) from None
             except SchemaError as e:
@@ -230,9 +231,13 @@ class SoftDevice:
                     pipe = target_pipe(pipe_id, te)
                     self.scopes.check_shadow_read(t, pipe, te)
                     groups = self.scopes.read_groups(t, pipe, te)
-                    return merge_reads(t, groups, [
+                    found = merge_reads(t, groups, [
                         [list(self.pipes[p].readers[t.table_type](t, te)) for p in group]
                         for group in groups])
+                    if te.HasField("entry_tgt"):    # answered as asked (bf_switchd)
+                        for ent in found:
+                            ent.table_entry.entry_tgt.CopyFrom(te.entry_tgt)
+                    return found
                 if kind == "table_usage":
                     return [self._read_usage(entity.table_usage)]
                 if kind == "object_id":

@@ -19,7 +19,8 @@ Decisions, as bf_switchd behaves where an SDE test observes it:
   its ``entry_tgt`` naming the scope's lowest pipe).
 - A register read answers one value per pipe read (every pipe for 0xffff, whatever the
   scope: bf_switchd returns every instance); a counter read (and a match entry's direct
-  counter) answers the sum over the pipes read.
+  counter) answers the sum over the pipes read, and a counter value written for several
+  pipes is the first pipe's (the others start at 0), so that it reads back as written.
 - The PRE, ports, ``$PORT_METADATA`` (keyed by port, so by pipe) and the device tables
   are the device's: written and read once.
 - A pipe_id the device does not have is INVALID_ARGUMENT naming its pipes.
@@ -162,6 +163,20 @@ class PipeScopes:
                     or scopes[:1]
             return scopes
         return [tuple(range(self.num_pipes))]
+
+
+def counters_zeroed(t: TableInfo, te: pb.TableEntry) -> pb.TableEntry:
+    """``te`` as the other pipes of a scope get it: a counter value written for several
+    pipes lands in the first (a read sums them), the others count from 0."""
+    ids = {fi.id for name, fi in t.data.items() if name in COUNTER_FIELDS}
+    if not any(df.field_id in ids for df in te.data.fields):
+        return te
+    out = pb.TableEntry()
+    out.CopyFrom(te)
+    for df in out.data.fields:
+        if df.field_id in ids:
+            df.stream = encode_int(0, 64)
+    return out
 
 
 def merge_reads(t: TableInfo, groups: list[tuple[int, ...]],

@@ -10,7 +10,8 @@ Behaviour follows bf_switchd's server where a client can observe it:
   binding released;
 - ``Write`` applies updates in order and keeps going after a failed one
   (CONTINUE_ON_ERROR), and stops when its call is cancelled or past its deadline (the
-  updates applied stay: the SDE's ExactMatchTimeoutTest); ``Read`` answers every entity in order. If any failed, the call
+  updates applied stay: the SDE's ExactMatchTimeoutTest); the client metadata
+  ``deadline_sec``/``deadline_nsec`` is such a deadline, answered DEADLINE_EXCEEDED; ``Read`` answers every entity in order. If any failed, the call
   ends with UNKNOWN and ``bfrt_proto.Error``s packed in the status details
   (``grpc-status-details-bin``, which is where the SDE client looks for them), as
   bf_switchd's error reporter packs them: one per request entity up to the last failed
@@ -40,6 +41,7 @@ from __future__ import annotations
 import logging
 import queue
 import threading
+import time
 
 import grpc
 from google.protobuf import any_pb2
@@ -94,6 +96,22 @@ def _metadata_flag(context, name: str) -> bool:
             except (TypeError, ValueError):
                 return False
     return False
+
+
+def _deadline(context) -> float | None:
+    """When the request must be done (``time.monotonic``), from the client metadata
+    ``deadline_sec`` / ``deadline_nsec`` (bf_switchd's, relative to its arrival); None
+    without them or with a negative or out-of-range value (bf_switchd then sets none)."""
+    values = dict(context.invocation_metadata() or ())
+    try:
+        sec = int(values.get("deadline_sec", 0))
+        nsec = int(values.get("deadline_nsec", 0))
+    except (TypeError, ValueError):
+        return None
+    if ("deadline_sec" not in values and "deadline_nsec" not in values) or sec < 0 \
+            or not 0 <= nsec <= 999_999_999:
+        return None
+    return time.monotonic() + sec + nsec / 1e9
 
 
 def _run(step, errors: _Errors, what: str) -> None:
@@ -305,10 +323,15 @@ class BfRuntimeServer:
         in_resp = _metadata_flag(context, "error_in_resp")
         ignore_not_found = _metadata_flag(context, "ignore_not_found")
         errors = _Errors()
+        deadline = _deadline(context)
         for i, upd in enumerate(request.updates):
             if not context.is_active():     # the client's deadline passed or it cancelled:
                 log.info("Write cancelled after %d of %d updates", i, len(request.updates))
                 return pb.WriteResponse()   # what was applied stays, as bf_switchd does
+            if deadline is not None and time.monotonic() > deadline:
+                context.abort(grpc.StatusCode.DEADLINE_EXCEEDED,
+                              f"Write RPC request timed out before update {i} of "
+                              f"{len(request.updates)} (metadata deadline)")
             _run(lambda: self._write_one(request, upd), errors, f"update {i}")
             last = errors.outcomes[-1]
             if ignore_not_found and upd.type == pb.Update.DELETE and \
