@@ -237,6 +237,12 @@ class SoftDevice:
                     if te.HasField("entry_tgt"):    # answered as asked (bf_switchd)
                         for ent in found:
                             ent.table_entry.entry_tgt.CopyFrom(te.entry_tgt)
+                    elif te.WhichOneof("value") == "handle_id" and te.table_flags.key_only:
+                        for ent in found:           # the entry's own target (bf_switchd)
+                            tgt = ent.table_entry.entry_tgt
+                            tgt.pipe_id = groups[0][0] if len(self.scopes.read_groups(
+                                t, ALL_PIPES)) > 1 else pipe
+                            tgt.direction = tgt.prsr_id = 0xFF
                     return found
                 if kind == "table_usage":
                     return [self._read_usage(entity.table_usage)]
