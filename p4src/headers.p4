@@ -14,8 +14,9 @@ const bit<16> ETHERTYPE_IPV4 = 0x0800;
 const PortId_t RECIRC_PORT = 68;
 /* A Tofino has 2 or 4 pipes (spec 8a): port p is in pipe p >> 7, and each pipe has
  * its own recirculation port, RECIRC_PORT's place in the pipe's 128 ports. A frame
- * recirculates in the pipe it entered, where its job's aggregators are. */
-const PortId_t PIPE_BITS = 0x180;
+ * recirculates in the pipe it entered, where its job's aggregators are: the parser
+ * sets md.recirc_port by the ingress port's pipe (bf-p4c fits no (port & mask) | 68
+ * into one action). */
 const bit<7> RECIRC_LOCAL_PORT = 68;
 
 /* what a recirculated packet is here for (bridge_h.kind) */
@@ -142,6 +143,7 @@ struct headers_t {
 
 struct ingress_md_t {
     bit<8>  kind;         /* KIND_*: set by the parser */
+    PortId_t recirc_port; /* the recirculation port of the ingress port's pipe (parser) */
     bit<8>  rack_key;     /* the shim's rack_id for a level-0 gradient packet, else 0 */
     bit<8>  op;           /* OP_*: set by the role table */
     bit<32> id;           /* owner word: app_id << 16 | seq */

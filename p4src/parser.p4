@@ -41,7 +41,37 @@ parser IngressParser(packet_in pkt, out headers_t hdr, out ingress_md_t md,
         md.promote = 0;
         md.from_ps = 0;
         md.sticky_base = 0x7fffffff;
-        transition select(ig_intr_md.ingress_port[6:0]) {     /* any pipe's */
+        transition select(ig_intr_md.ingress_port[8:7]) {     /* its pipe (spec 8a) */
+            1: in_pipe_1;
+            2: in_pipe_2;
+            3: in_pipe_3;
+            default: in_pipe_0;
+        }
+    }
+
+    /* the recirculation port of the frame's pipe, and whether the frame came from it */
+    state in_pipe_0 {
+        md.recirc_port = RECIRC_PORT;
+        transition recirculated_or_not;
+    }
+
+    state in_pipe_1 {
+        md.recirc_port = RECIRC_PORT | 0x080;
+        transition recirculated_or_not;
+    }
+
+    state in_pipe_2 {
+        md.recirc_port = RECIRC_PORT | 0x100;
+        transition recirculated_or_not;
+    }
+
+    state in_pipe_3 {
+        md.recirc_port = RECIRC_PORT | 0x180;
+        transition recirculated_or_not;
+    }
+
+    state recirculated_or_not {
+        transition select(ig_intr_md.ingress_port[6:0]) {
             RECIRC_LOCAL_PORT: parse_bridge;
             default: parse_ethernet;
         }
