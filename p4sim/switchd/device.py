@@ -179,9 +179,11 @@ class SoftDevice:
                               f"come from GetForwardingPipelineConfig's bfrt.json")
         return t
 
-    def write(self, update: pb.Update, pipe_id: int = ALL_PIPES) -> None:
+    def write(self, update: pb.Update, pipe_id: int = ALL_PIPES,
+              journal: list | None = None) -> None:
         """Apply one Update for the request's ``pipe_id`` (an entry's ``entry_tgt``
-        wins); raises DeviceError."""
+        wins); raises DeviceError. ``journal``: collects how to undo it (a
+        ROLLBACK_ON_ERROR request, of match-action table entries only)."""
         kind = update.entity.WhichOneof("entity")
         if kind == "table_attribute":
             ta = update.entity.table_attribute
@@ -209,9 +211,15 @@ class SoftDevice:
                        "DELETE or RESET")
         te = update.entity.table_entry
         t = self.table(te.table_id)
+        if journal is not None and t.table_type != "MatchAction_Direct":
+            raise DeviceError(grpc.StatusCode.UNIMPLEMENTED,
+                              f"ROLLBACK_ON_ERROR: the softswitch rolls back match-action "
+                              f"table entries only, not {t.table_type} table {t.name}")
         with self.lock:
             try:
                 for k, p in enumerate(self.scopes.write_pipes(t, target_pipe(pipe_id, te))):
+                    if journal is not None:
+                        journal.append(self.pipes[p].matches.undo_of(t, te))
                     self.pipes[p].writers[t.table_type](t, update.type,
                                                         te if k == 0 else counters_zeroed(t, te))
             except p4sim.ControlPlaneError as e:

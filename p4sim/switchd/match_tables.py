@@ -19,6 +19,8 @@ import grpc
 from bfruntime import bfruntime_pb2 as pb
 from bfruntime.info import TableInfo, encode_int
 
+from p4sim import errors as p4sim_errors
+
 from . import filters, handles
 from .data_fields import parse_action, to_signed
 from .errors import DeviceError, bad_request as _bad
@@ -131,6 +133,35 @@ class MatchTables:
                 df.field_id = t.data[f"{qual}.{member or 'f1'}"].id
                 df.stream = encode_int(v & ((1 << w) - 1), w)
         return ent
+
+    def undo_of(self, t: TableInfo, te: pb.TableEntry):
+        """What puts the entry (or the default entry, or the whole table) an update of
+        ``te`` changes back as it is now: ROLLBACK_ON_ERROR's journal (server.py)."""
+        p4t = self.objects[t.id]
+        if te.is_default_entry:
+            result = p4t.default_result
+            return lambda: setattr(p4t, "default_result", result)
+        if not (te.HasField("key") and te.key.fields):
+            entries = dict(p4t.entries)
+
+            def restore_all():
+                p4t.entries.clear()
+                p4t.entries.update(entries)
+                p4t._resort()
+            return restore_all
+        try:
+            key = p4t._normalise_key(parse_key(t, p4t, te)[0])[0]
+        except (DeviceError, p4sim_errors.P4SimError):
+            return lambda: None         # a malformed key changes nothing
+        old = p4t.entries.get(key)
+
+        def restore():
+            if old is None:
+                p4t.entries.pop(key, None)
+            else:
+                p4t.entries[key] = old
+            p4t._resort()
+        return restore
 
     def read_handle(self, t: TableInfo, hid: pb.HandleId) -> pb.Entity:
         """``Read(Entity.handle)``: the handle of the entry ``hid``'s key names."""

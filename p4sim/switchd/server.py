@@ -9,7 +9,8 @@ Behaviour follows bf_switchd's server where a client can observe it:
 - a client whose stream ends (tear down, crash, lost connection) is unsubscribed and its
   binding released;
 - ``Write`` applies updates in order and keeps going after a failed one
-  (CONTINUE_ON_ERROR), and stops when its call is cancelled or past its deadline (the
+  (CONTINUE_ON_ERROR), or stops at the first failed one and undoes those before it
+  (ROLLBACK_ON_ERROR, of match-action table entries: ``device.py``), and stops when its call is cancelled or past its deadline (the
   updates applied stay: the SDE's ExactMatchTimeoutTest); the client metadata
   ``deadline_sec``/``deadline_nsec`` is such a deadline, answered DEADLINE_EXCEEDED; ``Read`` answers every entity in order. If any failed, the call
   ends with UNKNOWN and ``bfrt_proto.Error``s packed in the status details
@@ -316,10 +317,13 @@ class BfRuntimeServer:
         _check_parsed(request, context)
         self._check_device(request.target.device_id, context)
         self._check_access(request.client_id, request.p4_name, context)
-        if request.atomicity != pb.WriteRequest.CONTINUE_ON_ERROR:
+        if request.atomicity not in (pb.WriteRequest.CONTINUE_ON_ERROR,
+                                     pb.WriteRequest.ROLLBACK_ON_ERROR):
             context.abort(grpc.StatusCode.UNIMPLEMENTED,
                           f"atomicity {pb.WriteRequest.Atomicity.Name(request.atomicity)} is "
-                          f"not supported by the softswitch (use CONTINUE_ON_ERROR)")
+                          f"not supported by the softswitch (use CONTINUE_ON_ERROR or "
+                          f"ROLLBACK_ON_ERROR)")
+        journal = [] if request.atomicity == pb.WriteRequest.ROLLBACK_ON_ERROR else None
         in_resp = _metadata_flag(context, "error_in_resp")
         ignore_not_found = _metadata_flag(context, "ignore_not_found")
         errors = _Errors()
@@ -332,7 +336,12 @@ class BfRuntimeServer:
                 context.abort(grpc.StatusCode.DEADLINE_EXCEEDED,
                               f"Write RPC request timed out before update {i} of "
                               f"{len(request.updates)} (metadata deadline)")
-            _run(lambda: self._write_one(request, upd), errors, f"update {i}")
+            _run(lambda: self._write_one(request, upd, journal), errors, f"update {i}")
+            if journal is not None and errors.outcomes[-1].canonical_code != code_pb2.OK:
+                with self.device.lock:           # undo what the request applied
+                    for undo in reversed(journal):
+                        undo()
+                break
             last = errors.outcomes[-1]
             if ignore_not_found and upd.type == pb.Update.DELETE and \
                     last.canonical_code == code_pb2.NOT_FOUND:
@@ -345,14 +354,15 @@ class BfRuntimeServer:
             context.abort_with_status(rpc_status.to_status(st))
         return resp
 
-    def _write_one(self, request: pb.WriteRequest, upd: pb.Update) -> None:
+    def _write_one(self, request: pb.WriteRequest, upd: pb.Update,
+                   journal: list | None = None) -> None:
         ta = upd.entity.table_attribute
         if upd.entity.WhichOneof("entity") == "table_attribute" and \
                 ta.WhichOneof("attribute") == "port_status_notify":
             self._port_status_notify(request.client_id, ta,
                                      enable=ta.port_status_notify.enable)
             return
-        self.device.write(upd, request.target.pipe_id)
+        self.device.write(upd, request.target.pipe_id, journal)
 
     def _port_status_notify(self, client_id: int, ta: pb.TableAttribute,
                             enable: bool | None = None) -> pb.Entity:

@@ -95,3 +95,22 @@ def test_the_default_entry_has_handle_1():
             ent.table_entry.handle_id = 1
             [got] = c.read([ent])
             assert got.table_entry.data.action_id == t.action("Ingress.drop").id
+
+
+def test_rollback_on_error_undoes_the_updates_before_the_failed_one():
+    with serving("l2_forward") as (addr, dev, _):
+        with BfRuntimeClient(addr, p4_name="l2_forward", timeout=5) as c:
+            c.entry_add("forward", {"hdr.ethernet.dst_addr": 7}, "set_port", {"port": 1})
+            t = c.table("forward")
+            updates = [c._update(pb.Update.INSERT, t, {"hdr.ethernet.dst_addr": k}, None,
+                                 "set_port", {"port": 2}) for k in (1, 2, 7, 3)]
+            updates.insert(0, c._update(pb.Update.MODIFY, t, {"hdr.ethernet.dst_addr": 7},
+                                        None, "set_port", {"port": 5}))
+            req = pb.WriteRequest(client_id=c.client_id, p4_name="l2_forward",
+                                  updates=updates,
+                                  atomicity=pb.WriteRequest.ROLLBACK_ON_ERROR)
+            c._target(req)
+            with pytest.raises(grpc.RpcError):
+                BfRuntimeStub(grpc.insecure_channel(addr)).Write(req)
+            [e] = c.entry_get("forward")           # 1 and 2 undone, 3 never written,
+            assert e.key == {"hdr.ethernet.dst_addr": 7} and e.data == {"port": 1}
