@@ -32,7 +32,7 @@ from .index_key import fixed_entity, fixed_key
 log = logging.getLogger("p4sim.switchd")
 U = pb.Update
 
-MIRROR_CFG_ID = 0xFF030001
+MIRROR_CFG_ID = 0xFF040001
 NORMAL, COALESCING = "$normal", "$coalescing"
 # (id, name, type) of the session's fields, as the SDE's Tofino 1 schema has them
 FIELDS = (
