@@ -37,7 +37,7 @@ from reference.control_plane import JobRoute, SwitchConfig, check_switch_config
 from reference.pipes import pipe_of, register_key
 from reference.profiles import SPEC, Profile
 from reference.wire import (
-    ETH_LEN, ETHERTYPE_ATP, ETHERTYPE_ATP_TWO_LEVEL, ETHERTYPE_IPV4, FLAG_COLLISION,
+    ELEMENTS, ETH_LEN, ETHERTYPE_ATP, ETHERTYPE_ATP_TWO_LEVEL, ETHERTYPE_IPV4, FLAG_COLLISION,
     FLAG_ECN, IPV4_LEN, SHIM_LEN, AtpPacket, Shim, decode, encode,
 )
 
@@ -45,6 +45,7 @@ Output = list[tuple[int, bytes]]
 
 LEVEL0 = 0
 LEVEL1 = 1
+EMPTY = AggregatorState(0, 0, 0, 0, 0, (0,) * ELEMENTS)   # an aggregator never written
 
 # what happened to an ingress frame
 ABSORBED = "absorbed"      # kept in an aggregator, nothing leaves
@@ -314,7 +315,10 @@ class SwitchModel:
 
     def read_aggregators(self, indices, level: int = LEVEL0,
                          pipe: int = 0) -> dict[int, AggregatorState]:
-        pool = self.pools_of(pipe)[level]
+        pools = self.pipe_pools.get(pipe)
+        if pools is None:           # a pipe no frame entered: every aggregator empty
+            return {i: EMPTY for i in indices}
+        pool = pools[level]
         return {i: pool.read(i) for i in indices}
 
     def snapshot(self) -> dict[str, dict[int, AggregatorState]]:
