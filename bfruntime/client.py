@@ -458,6 +458,11 @@ class BfRuntimeClient:
         ent.table_entry.is_default_entry = True
         return self._entry_of(t, self.read([ent], f"default_entry_get on {t.name}")[0].table_entry)
 
+    def num_pipes(self) -> int:
+        """The device's pipes: ``num_pipes`` of ``device_configuration`` (bf_switchd's
+        fixed table; a register read answers one value per pipe)."""
+        return int(self.default_entry_get("device_configuration").data["num_pipes"])
+
     def usage(self, table: str) -> int:
         t = self.table(table)
         ent = pb.Entity()
@@ -521,8 +526,21 @@ class BfRuntimeClient:
         """Every cell: ``{index: {field: [value per pipe]}}`` in one Read."""
         return self._indexed_read(self.table(name), None, from_hw)
 
-    def register_write(self, name: str, index: int, values: Mapping[str, int] | int) -> None:
-        """Write one cell; ``values`` is an int (scalar register) or ``{field: value}``."""
+    def pipe_scope_set(self, table: str, single: bool) -> None:
+        """The table's EntryScope: every pipe one scope (symmetric: writes go to all
+        pipes) or each pipe its own (``single``: a write names its pipe)."""
+        t = self.table(table)
+        u = pb.Update(type=U.INSERT)
+        ta = u.entity.table_attribute
+        ta.table_id = t.id
+        ta.entry_scope.pipe_scope.predef = pb.Mode.SINGLE if single else pb.Mode.ALL
+        self.write([u], f"EntryScope of {t.name}")
+
+    def register_write(self, name: str, index: int, values: Mapping[str, int] | int, *,
+                       pipe: int | None = None) -> None:
+        """Write one cell; ``values`` is an int (scalar register) or ``{field: value}``.
+        ``pipe``: that pipe's cell alone (the register's scope must be single-pipe),
+        else the client's target (every pipe)."""
         t = self.table(name)
         prefix = t.name.split(".", 1)[1] + "."
         if not isinstance(values, Mapping):
@@ -536,6 +554,10 @@ class BfRuntimeClient:
         for fname, v in values.items():
             fi = t.data_field(fname if fname.startswith(prefix) else prefix + fname)
             self._datafield(te.data.fields.add(), fi, v, f"{t.name} field {fi.name}")
+        if pipe is not None:
+            te.entry_tgt.device_id = self.device_id
+            te.entry_tgt.pipe_id = pipe
+            te.entry_tgt.direction = 0xFF
         self.write([u], f"register_write on {t.name}")
 
     def counter_read(self, name: str, index: int) -> dict[str, int]:

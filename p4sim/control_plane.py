@@ -255,6 +255,22 @@ class ControlPlaneMixin:
         else:
             m.cells.pop(index, None)
 
+    def direct_filter_set(self, table, key, *spec):
+        """Configure an entry's DirectLpf cell (``kind, gain_ns, decay_ns, scale_down``)
+        or DirectWred cell (``time_constant_ns, min_thresh, max_thresh,
+        max_probability``); its state starts again."""
+        t = self.table(table)
+        if t.direct_filter is None:
+            raise ControlPlaneError(f"table '{t.name}' has no DirectLpf or DirectWred")
+        t.entry(key).filter = t.direct_filter.cell(*spec)
+
+    def direct_filter_get(self, table, key):
+        """An entry's direct filter spec (an unconfigured cell's as p4sim/filters.py says)."""
+        t = self.table(table)
+        if t.direct_filter is None:
+            raise ControlPlaneError(f"table '{t.name}' has no DirectLpf or DirectWred")
+        return t.direct_filter.get(t.entry(key).filter)
+
     def direct_meter_set(self, table, key, cir, cbs, pir, pbs):
         t = self.table(table)
         if t.spec.direct_meter is None:
@@ -289,9 +305,14 @@ class ControlPlaneMixin:
         del self.mcast[mgid]
 
     # ------------------------------------------------------------------ mirroring
-    def mirror_session_set(self, session_id, port, *, max_len=None):
+    def mirror_session_set(self, session_id, port, *, max_len=None, direction="BOTH"):
         """Mirror session ``session_id`` (bit<10>) sends its copies to egress ``port``,
-        truncated to ``max_len`` bytes (mirror header included) when given."""
+        truncated to ``max_len`` bytes (mirror header included) when given; ``direction``
+        (INGRESS, EGRESS, BOTH): which deparsers' mirrors it takes (the others find no
+        session)."""
+        if direction not in ("INGRESS", "EGRESS", "BOTH"):
+            raise ControlPlaneError(f"mirror session {session_id}: direction {direction!r} "
+                                    f"is not INGRESS, EGRESS or BOTH")
         if not isinstance(session_id, int) or not 0 <= session_id < 1024:
             raise ControlPlaneError(f"mirror session id {session_id!r} does not fit in bit<10>")
         if not isinstance(port, int) or not 0 <= port < 512:
@@ -300,6 +321,7 @@ class ControlPlaneMixin:
             raise ControlPlaneError(f"mirror session {session_id}: max_len {max_len!r} must be "
                                     f"in 1..16383")
         self.mirror_sessions[session_id] = port
+        self.mirror_directions[session_id] = direction
         if max_len is None:
             self.mirror_max_len.pop(session_id, None)
         else:
@@ -310,6 +332,7 @@ class ControlPlaneMixin:
             raise ControlPlaneError(f"no mirror session {session_id}")
         del self.mirror_sessions[session_id]
         self.mirror_max_len.pop(session_id, None)
+        self.mirror_directions.pop(session_id, None)
 
     # ------------------------------------------------------------------ ports
     def port_add(self, port):

@@ -97,37 +97,49 @@ class _Cells:
             self.cells.pop(_index(self.spec, index), None)
 
 
+def lpf_cell(name: str, kind: str, gain_ns: float, decay_ns: float,
+             scale_down: int) -> LpfCell:
+    """A configured Lpf cell (its state starts again); ControlPlaneError for a bad spec."""
+    if kind not in LPF_TYPES:
+        raise ControlPlaneError(f"Lpf '{name}': type {kind!r} is not one of {LPF_TYPES}")
+    _non_negative(name, "gain time constant", gain_ns)
+    _non_negative(name, "decay time constant", decay_ns)
+    _non_negative(name, "output scale-down factor", scale_down, integer=True)
+    return LpfCell(kind, float(gain_ns), float(decay_ns), scale_down)
+
+
+def lpf_spec(c: LpfCell | None) -> tuple[str, float, float, int]:
+    return ("SAMPLE", 0.0, 0.0, 0) if c is None else (c.kind, c.gain_ns, c.decay_ns, c.scale)
+
+
+def lpf_output(c: LpfCell | None, val: int, ts: int, width: int) -> int:
+    """One sample through cell ``c`` at time ``ts``; an unconfigured cell passes it."""
+    if c is None:
+        return val
+    if c.last is None:
+        c.y = float(val)
+    elif c.kind == "SAMPLE":
+        c.y = _ewma(c.y, c.last, val, ts, c.gain_ns if val > c.y else c.decay_ns)
+    else:
+        dt = max(ts - c.last, 0)
+        c.y = (c.y * math.exp(-dt / c.gain_ns) if c.gain_ns > 0 else 0.0) + val
+    c.last = ts if c.last is None else max(c.last, ts)
+    return min(int(c.y) >> c.scale, (1 << width) - 1)
+
+
 class Lpf(_Cells):
     """``Lpf<T, I>``: ``execute(val, index)`` -> the filtered value (see the module)."""
 
     def set(self, index: int, kind: str, gain_ns: float, decay_ns: float, scale_down: int) -> None:
         """Configure one cell (its state starts again)."""
-        if kind not in LPF_TYPES:
-            raise ControlPlaneError(f"Lpf '{self.name}': type {kind!r} is not one of {LPF_TYPES}")
-        _non_negative(self.name, "gain time constant", gain_ns)
-        _non_negative(self.name, "decay time constant", decay_ns)
-        _non_negative(self.name, "output scale-down factor", scale_down, integer=True)
-        self.cells[_index(self.spec, index)] = LpfCell(kind, float(gain_ns), float(decay_ns),
-                                                       scale_down)
+        self.cells[_index(self.spec, index)] = lpf_cell(self.name, kind, gain_ns, decay_ns,
+                                                        scale_down)
 
     def get(self, index: int) -> tuple[str, float, float, int]:
-        c = self.cells.get(_index(self.spec, index))
-        return ("SAMPLE", 0.0, 0.0, 0) if c is None else (c.kind, c.gain_ns, c.decay_ns, c.scale)
+        return lpf_spec(self.cells.get(_index(self.spec, index)))
 
     def execute(self, val: int, index: int) -> int:
-        c = self.cells.get(index % self.size)
-        if c is None:
-            return val
-        ts = self.ctx.ts
-        if c.last is None:
-            c.y = float(val)
-        elif c.kind == "SAMPLE":
-            c.y = _ewma(c.y, c.last, val, ts, c.gain_ns if val > c.y else c.decay_ns)
-        else:
-            dt = max(ts - c.last, 0)
-            c.y = (c.y * math.exp(-dt / c.gain_ns) if c.gain_ns > 0 else 0.0) + val
-        c.last = ts if c.last is None else max(c.last, ts)
-        return min(int(c.y) >> c.scale, (1 << self.spec.width) - 1)
+        return lpf_output(self.cells.get(index % self.size), val, self.ctx.ts, self.spec.width)
 
 
 class WredCell:
@@ -140,6 +152,45 @@ class WredCell:
         self.last = None
 
 
+def wred_cell(name: str, time_constant_ns: float, min_thresh: int, max_thresh: int,
+              max_probability: float) -> WredCell:
+    """A configured Wred cell (its average starts again); ControlPlaneError for a bad
+    spec."""
+    _non_negative(name, "time constant", time_constant_ns)
+    _non_negative(name, "min threshold", min_thresh, integer=True)
+    _non_negative(name, "max threshold", max_thresh, integer=True)
+    if min_thresh > max_thresh:
+        raise ControlPlaneError(f"Wred '{name}': min threshold {min_thresh} is above "
+                                f"max threshold {max_thresh}")
+    if not (isinstance(max_probability, (int, float)) and 0 <= max_probability <= 1):
+        raise ControlPlaneError(f"Wred '{name}': max probability must be in 0..1, "
+                                f"got {max_probability!r}")
+    return WredCell(float(time_constant_ns), min_thresh, max_thresh, float(max_probability))
+
+
+def wred_spec(c: WredCell | None) -> tuple[float, int, int, float]:
+    return (0.0, 0, 0, 0.0) if c is None else (c.tau_ns, c.min_thresh, c.max_thresh,
+                                               c.max_prob)
+
+
+def wred_verdict(c: WredCell | None, val: int, ts: int, spec: FilterSpec,
+                 rng: random.Random) -> int:
+    """One sample through cell ``c``: drop_value or no_drop_value (an unconfigured cell
+    never drops)."""
+    if c is None:
+        return spec.no_drop_value
+    c.avg = float(val) if c.last is None else _ewma(c.avg, c.last, val, ts, c.tau_ns)
+    c.last = ts if c.last is None else max(c.last, ts)
+    if c.avg < c.min_thresh:
+        drop = False
+    elif c.avg >= c.max_thresh:
+        drop = True
+    else:
+        p = c.max_prob * (c.avg - c.min_thresh) / (c.max_thresh - c.min_thresh)
+        drop = rng.random() < p
+    return spec.drop_value if drop else spec.no_drop_value
+
+
 class Wred(_Cells):
     """``Wred<T, I>``: ``execute(val, index)`` -> drop_value or no_drop_value."""
 
@@ -150,35 +201,53 @@ class Wred(_Cells):
     def set(self, index: int, time_constant_ns: float, min_thresh: int, max_thresh: int,
             max_probability: float) -> None:
         """Configure one cell (its average starts again)."""
-        _non_negative(self.name, "time constant", time_constant_ns)
-        _non_negative(self.name, "min threshold", min_thresh, integer=True)
-        _non_negative(self.name, "max threshold", max_thresh, integer=True)
-        if min_thresh > max_thresh:
-            raise ControlPlaneError(f"Wred '{self.name}': min threshold {min_thresh} is above "
-                                    f"max threshold {max_thresh}")
-        if not (isinstance(max_probability, (int, float)) and 0 <= max_probability <= 1):
-            raise ControlPlaneError(f"Wred '{self.name}': max probability must be in 0..1, "
-                                    f"got {max_probability!r}")
-        self.cells[_index(self.spec, index)] = WredCell(float(time_constant_ns), min_thresh,
-                                                        max_thresh, float(max_probability))
+        self.cells[_index(self.spec, index)] = wred_cell(self.name, time_constant_ns,
+                                                         min_thresh, max_thresh,
+                                                         max_probability)
 
     def get(self, index: int) -> tuple[float, int, int, float]:
-        c = self.cells.get(_index(self.spec, index))
-        return (0.0, 0, 0, 0.0) if c is None else (c.tau_ns, c.min_thresh, c.max_thresh,
-                                                   c.max_prob)
+        return wred_spec(self.cells.get(_index(self.spec, index)))
 
     def execute(self, val: int, index: int) -> int:
-        c = self.cells.get(index % self.size)
-        if c is None:
-            return self.spec.no_drop_value
-        ts = self.ctx.ts
-        c.avg = float(val) if c.last is None else _ewma(c.avg, c.last, val, ts, c.tau_ns)
-        c.last = ts if c.last is None else max(c.last, ts)
-        if c.avg < c.min_thresh:
-            drop = False
-        elif c.avg >= c.max_thresh:
-            drop = True
-        else:
-            p = c.max_prob * (c.avg - c.min_thresh) / (c.max_thresh - c.min_thresh)
-            drop = self.rng.random() < p
-        return self.spec.drop_value if drop else self.spec.no_drop_value
+        return wred_verdict(self.cells.get(index % self.size), val, self.ctx.ts, self.spec,
+                            self.rng)
+
+
+class DirectLpf:
+    """``DirectLpf<T>``: a cell per entry of the table whose ``filters`` names it (kept
+    on the entry, ``Entry.filter``, like a DirectMeter's bucket); ``execute(val)`` uses
+    the matched entry's; a miss or an unconfigured entry passes the value through."""
+
+    kind = "lpf"
+
+    def __init__(self, spec: FilterSpec, ctx):
+        self.spec, self.ctx, self.name = spec, ctx, spec.name
+
+    def cell(self, *spec) -> LpfCell:
+        return lpf_cell(self.name, *spec)
+
+    get = staticmethod(lpf_spec)
+
+    def execute(self, val: int) -> int:
+        e = self.ctx.entry
+        return lpf_output(e.filter if e is not None else None, val, self.ctx.ts,
+                          self.spec.width)
+
+
+class DirectWred:
+    """``DirectWred<T>(drop_value, no_drop_value)``: as DirectLpf, a Wred cell per entry."""
+
+    kind = "wred"
+
+    def __init__(self, spec: FilterSpec, ctx, rng: random.Random):
+        self.spec, self.ctx, self.name, self.rng = spec, ctx, spec.name, rng
+
+    def cell(self, *spec) -> WredCell:
+        return wred_cell(self.name, *spec)
+
+    get = staticmethod(wred_spec)
+
+    def execute(self, val: int) -> int:
+        e = self.ctx.entry
+        return wred_verdict(e.filter if e is not None else None, val, self.ctx.ts, self.spec,
+                            self.rng)

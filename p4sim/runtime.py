@@ -65,13 +65,14 @@ class TableSpec:
         self.size = size
         self.has_direct_counter = has_direct_counter
         self.loc = loc
-        self.direct_register = direct_register   # (fields, initial values) or None
+        # (fields, initial values, the DirectRegister's qualified name) or None
+        self.direct_register = direct_register
         self.direct_meter = direct_meter         # MeterSpec or None
 
 
 class Entry:
     __slots__ = ("key", "match", "prio", "seq", "result", "packets", "bytes", "dreg", "meter",
-                 "cov")
+                 "filter", "cov")
 
     def __init__(self, key, match, prio, seq, result):
         self.key = key          # normalised key tuple (identity of the entry)
@@ -83,6 +84,7 @@ class Entry:
         self.bytes = 0
         self.dreg = None        # the DirectRegister cell (one value per field)
         self.meter = None       # the DirectMeter's MeterBucket once configured
+        self.filter = None      # the DirectLpf's/DirectWred's cell once configured
         self.cov = None         # a const entry's coverage counter (p4sim.coverage)
 
 
@@ -93,7 +95,7 @@ class Table:
         self.ctx = ctx
         self.exact_only = all(k.match == "exact" for k in spec.keys)
         self.entries = {}
-        self.sorted = []
+        self._sorted = []       # the entries in priority order (``sorted``), None: stale
         self._index = None      # the match index of ``sorted``; None: build it when needed
         self.seq = 0
         self.const = bool(spec.const_entries)
@@ -303,9 +305,18 @@ class Table:
             self._resort()
         return e
 
+    @property
+    def sorted(self):
+        """The entries in priority order, sorted again after a change when first needed
+        (a batch of 200,000 adds sorted once, not once per add)."""
+        if self._sorted is None:
+            self._sorted = sorted(self.entries.values(), key=lambda e: (e.prio, e.seq))
+        return self._sorted
+
     def _resort(self):
-        """Every change of the entries ends here: the match index is rebuilt lazily."""
-        self.sorted = sorted(self.entries.values(), key=lambda e: (e.prio, e.seq))
+        """Every change of the entries ends here: the order and the match index are
+        rebuilt lazily."""
+        self._sorted = None
         self._index = None
 
     def add(self, key, action, params=None, priority=None, counters=None):
@@ -362,6 +373,7 @@ class Table:
         self._resort()
         new.dreg = old.dreg
         new.meter = old.meter
+        new.filter = old.filter
         if not reset_counters:
             new.packets, new.bytes = old.packets, old.bytes
 

@@ -18,26 +18,154 @@ FCS_BYTES = 4
 ZERO8 = bytes(8)
 
 
-class Switch(ControlPlaneMixin, ActionProfileControlMixin, RegisterParamControlMixin):
-    """One Tofino pipe running ``program``.
+class TrafficManager:
+    """What a device does between its pipes: a frame's passes (ingress in the pipe of
+    its ingress port, each copy's egress in the pipe of its egress port, recirculation
+    into the pipe of the recirculation port), the PRE's and the mirror sessions' copies.
+
+    Needs ``drops``, ``max_passes``, ``ports``, ``mirror_sessions``, ``mirror_max_len``,
+    ``_recirculation_ports`` and ``_by_pipe`` (the pipe of ``port >> 7``, None for a
+    pipe the device does not have: p4sim.pipes)."""
+
+    tracer = None  # a p4sim.trace.Tracer: the points each stage of a packet ran
+
+    def inject(self, port, frame, *, timestamp_ns=0, queue_depth=0):
+        """Run one frame arriving on ``port``; return [(egress_port, frame_bytes), ...]."""
+        if not isinstance(port, int) or not 0 <= port < 512:
+            raise P4RuntimeError(f"ingress port {port!r} is not a 9-bit port number")
+        if self._by_pipe[port >> 7] is None:
+            raise P4RuntimeError(f"ingress port {port} is in pipe {port >> 7}; this device "
+                                 f"has {self.num_pipes} pipe(s) (the pipe of port p is p >> 7)")
+        frame = bytes(frame)
+        self._new_drops()
+        out = []
+        work = deque([(port, frame, 1, False, b"")])
+        try:
+            while work:
+                inport, fr, npass, resubmitted, rdata = work.popleft()
+                if npass > self.max_passes:
+                    self.drops.append(("max_passes", f"more than {self.max_passes} passes"))
+                    continue
+                ingress = self._by_pipe[inport >> 7]._ingress
+                if self.tracer is None:
+                    res = ingress(inport, fr, timestamp_ns, resubmitted, rdata)
+                else:
+                    res = self.tracer.stage(f"ingress pass {npass}, port {inport}", ingress,
+                                            inport, fr, timestamp_ns, resubmitted, rdata)
+                if res is None:
+                    continue
+                if res[0] == "resubmit":
+                    work.appendleft((inport, fr, npass + 1, True, res[1]))
+                    continue
+                self._run_copies(res[1], npass, work, out, timestamp_ns, queue_depth)
+        except P4SimError:
+            raise
+        except Exception as e:
+            raise P4RuntimeError(f"error while executing the program: {type(e).__name__}: {e}") from e
+        return out
+
+    def _new_drops(self):
+        self.drops = []
+
+    def _run_copies(self, copies, npass, work, out, ts, queue_depth):
+        """Egress for each copy the traffic manager made (and for egress mirror copies),
+        each in the pipe of its egress port."""
+        eq = deque((eport, rid, data, bypass, 0) for eport, rid, data, bypass in copies)
+        while eq:
+            eport, rid, data, bypass, depth = eq.popleft()
+            pipe = self._by_pipe[eport >> 7]
+            if pipe is None:
+                self.drops.append(("port", f"egress port {eport} is in pipe {eport >> 7}, "
+                                           f"which this {self.num_pipes}-pipe device lacks"))
+                continue
+            if not bypass:
+                qd = queue_depth(eport) if callable(queue_depth) else queue_depth
+                if self.tracer is None:
+                    data, mirrors = pipe._egress(eport, rid, data, ts, qd)
+                else:
+                    data, mirrors = self.tracer.stage(f"egress, port {eport}", pipe._egress,
+                                                      eport, rid, data, ts, qd)
+                for sid, mframe in mirrors:
+                    port = self.mirror_sessions.get(sid)
+                    if self.mirror_directions.get(sid) == "INGRESS":
+                        port = None                 # an ingress-only session
+                    if port is None:
+                        self.drops.append(("mirror", f"no mirror session {sid}"))
+                    elif depth + 1 >= self.max_passes:
+                        self.drops.append(("max_passes", "egress mirror chain too long"))
+                    else:
+                        eq.append((port, 0, self._truncate(sid, mframe), False, depth + 1))
+                if data is None:
+                    continue
+            if eport in self._recirculation_ports:
+                work.append((eport, data, npass + 1, False, b""))
+            elif self.ports is None or eport in self.ports:
+                out.append((eport, data))
+            else:
+                self.drops.append(("port", f"egress port {eport} not added"))
+
+    def _mirror_copies(self, ctx, drop_ctl, data):
+        copies = []
+        if drop_ctl & 4:      # drop_ctl bit 2 disables mirroring
+            return copies
+        for sid, mhdr in ctx.mirrors:
+            port = self.mirror_sessions.get(sid)
+            if self.mirror_directions.get(sid) == "EGRESS":
+                port = None                         # an egress-only session
+            if port is None:
+                self.drops.append(("mirror", f"no mirror session {sid}"))
+            else:
+                copies.append((port, 0, self._truncate(sid, mhdr + data), False))
+        return copies
+
+    def _truncate(self, sid, frame):
+        n = self.mirror_max_len.get(sid)
+        return frame if n is None else frame[:n]
+
+
+class Switch(TrafficManager, ControlPlaneMixin, ActionProfileControlMixin,
+             RegisterParamControlMixin):
+    """``program`` on a device of ``pipes`` pipes (1, 2 or 4; p4sim.pipes).
+
+    With one pipe (the default) this object is the pipe, and every port 0..511 is in it.
+    ``Switch(program, pipes=2 or 4)`` returns a :class:`p4sim.pipes.PipedSwitch`: one
+    such pipe per Tofino pipe (``pipe(i)``), ports in pipe ``port >> 7``.
 
     inject() runs a frame through the whole pipeline and returns the frames that leave,
     as (egress_port, bytes) in emission order.
     """
 
-    def __init__(self, program, *, recirculation_port=68, max_passes=4, ports=None, seed=0):
+    def __new__(cls, program=None, *args, pipes=1, **kwargs):
+        if pipes != 1 and cls is Switch:
+            from .pipes import PipedSwitch
+            return PipedSwitch(program, *args, pipes=pipes, **kwargs)
+        return super().__new__(cls)
+
+    def __init__(self, program, *, recirculation_port=68, max_passes=4, ports=None, seed=0,
+                 pipes=1, _device=None, _pipe_id=0):
         self.program = program
         self.recirculation_port = recirculation_port
         self.max_passes = max_passes
-        self.ports = None if ports is None else set(ports)
         self.ctx = ctx = PassContext()
-        self.mcast = {}
-        self.mirror_sessions = {}     # session id -> egress port
-        self.mirror_max_len = {}      # session id -> truncation length (bytes)
-        self.port_metadata = {}       # ingress port -> the 8 bytes of port metadata
         self.drops = []   # (reason, detail) of the packets dropped by the last inject()
-        self.tracer = None  # a p4sim.trace.Tracer: the points each stage of a packet ran
-        self._digests = []
+        if _device is None:     # a one-pipe device: this pipe holds the device's state
+            self.num_pipes = 1
+            self.pipe_id = 0
+            self.ports = None if ports is None else set(ports)
+            self.mcast = {}
+            self.mirror_sessions = {}     # session id -> egress port
+            self.mirror_max_len = {}      # session id -> truncation length (bytes)
+            self.mirror_directions = {}   # session id -> INGRESS / EGRESS / BOTH
+            self.port_metadata = {}       # ingress port -> the 8 bytes of port metadata
+            self._digests = []
+            self._by_pipe = (self,) * 4
+            self._recirculation_ports = frozenset((recirculation_port,))
+        else:                   # one pipe of a PipedSwitch: the device's state is shared
+            self.num_pipes = _device.num_pipes
+            self.pipe_id = _pipe_id
+            for name in ("ports", "mcast", "mirror_sessions", "mirror_max_len",
+                         "mirror_directions", "port_metadata", "_digests"):
+                setattr(self, name, getattr(_device, name))
         ns = {
             "Reject": Reject, "ExitBlock": ExitBlock, "CTX": ctx, "count_direct": rt.count_direct,
             "STK": rt.STK, "ADV": rt.ADV, "LOOK": rt.LOOK, "DIV": rt.DIV, "MOD": rt.MOD,
@@ -55,6 +183,7 @@ class Switch(ControlPlaneMixin, ActionProfileControlMixin, RegisterParamControlM
         self.wreds = {}         # name -> p4sim.filters.Wred
         self.register_params = {}
         rng = random.Random(seed)
+        direct_filters = {}     # a DirectLpf/DirectWred by name, for its table
         for pyname, kind, spec in program.objects:
             if kind == "table":
                 obj = (IndirectTable if getattr(spec, "implementation", None) else rt.Table)(spec, ctx)
@@ -94,9 +223,17 @@ class Switch(ControlPlaneMixin, ActionProfileControlMixin, RegisterParamControlM
             elif kind == "wred":
                 obj = self.wreds[spec.name] = filters.Wred(spec, ctx,
                                                            random.Random(rng.getrandbits(64)))
+            elif kind == "direct_lpf":
+                obj = direct_filters[spec.name] = filters.DirectLpf(spec, ctx)
+            elif kind == "direct_wred":
+                obj = direct_filters[spec.name] = filters.DirectWred(
+                    spec, ctx, random.Random(rng.getrandbits(64)))
             else:
                 raise P4SimError(f"internal: unknown object kind {kind}")
             ns[pyname] = obj
+        for t in self.tables.values():
+            found = getattr(t.spec, "direct_filter", None)
+            t.direct_filter = None if found is None else direct_filters[found[1].name]
         for d in (self.tables, self.registers):
             for obj in list(d.values()):
                 for alias in getattr(obj.spec, "aliases", ()):
@@ -141,83 +278,6 @@ class Switch(ControlPlaneMixin, ActionProfileControlMixin, RegisterParamControlM
         self._s_eg_drop = fslot("eg_dprsr_md", "drop_ctl")
 
     # ------------------------------------------------------------------ data path
-    def inject(self, port, frame, *, timestamp_ns=0, queue_depth=0):
-        """Run one frame arriving on ``port``; return [(egress_port, frame_bytes), ...]."""
-        if not isinstance(port, int) or not 0 <= port < 512:
-            raise P4RuntimeError(f"ingress port {port!r} is not a 9-bit port number")
-        frame = bytes(frame)
-        self.drops = []
-        out = []
-        work = deque([(port, frame, 1, False, b"")])
-        try:
-            while work:
-                inport, fr, npass, resubmitted, rdata = work.popleft()
-                if npass > self.max_passes:
-                    self.drops.append(("max_passes", f"more than {self.max_passes} passes"))
-                    continue
-                if self.tracer is None:
-                    res = self._ingress(inport, fr, timestamp_ns, resubmitted, rdata)
-                else:
-                    res = self.tracer.stage(f"ingress pass {npass}, port {inport}",
-                                            self._ingress, inport, fr, timestamp_ns,
-                                            resubmitted, rdata)
-                if res is None:
-                    continue
-                if res[0] == "resubmit":
-                    work.appendleft((inport, fr, npass + 1, True, res[1]))
-                    continue
-                self._run_copies(res[1], npass, work, out, timestamp_ns, queue_depth)
-        except P4SimError:
-            raise
-        except Exception as e:
-            raise P4RuntimeError(f"error while executing the program: {type(e).__name__}: {e}") from e
-        return out
-
-    def _run_copies(self, copies, npass, work, out, ts, queue_depth):
-        """Egress for each copy the traffic manager made (and for egress mirror copies)."""
-        eq = deque((eport, rid, data, bypass, 0) for eport, rid, data, bypass in copies)
-        while eq:
-            eport, rid, data, bypass, depth = eq.popleft()
-            if not bypass:
-                qd = queue_depth(eport) if callable(queue_depth) else queue_depth
-                if self.tracer is None:
-                    data, mirrors = self._egress(eport, rid, data, ts, qd)
-                else:
-                    data, mirrors = self.tracer.stage(f"egress, port {eport}", self._egress,
-                                                      eport, rid, data, ts, qd)
-                for sid, mframe in mirrors:
-                    port = self.mirror_sessions.get(sid)
-                    if port is None:
-                        self.drops.append(("mirror", f"no mirror session {sid}"))
-                    elif depth + 1 >= self.max_passes:
-                        self.drops.append(("max_passes", "egress mirror chain too long"))
-                    else:
-                        eq.append((port, 0, self._truncate(sid, mframe), False, depth + 1))
-                if data is None:
-                    continue
-            if eport == self.recirculation_port:
-                work.append((eport, data, npass + 1, False, b""))
-            elif self.ports is None or eport in self.ports:
-                out.append((eport, data))
-            else:
-                self.drops.append(("port", f"egress port {eport} not added"))
-
-    def _mirror_copies(self, ctx, drop_ctl, data):
-        copies = []
-        if drop_ctl & 4:      # drop_ctl bit 2 disables mirroring
-            return copies
-        for sid, mhdr in ctx.mirrors:
-            port = self.mirror_sessions.get(sid)
-            if port is None:
-                self.drops.append(("mirror", f"no mirror session {sid}"))
-            else:
-                copies.append((port, 0, self._truncate(sid, mhdr + data), False))
-        return copies
-
-    def _truncate(self, sid, frame):
-        n = self.mirror_max_len.get(sid)
-        return frame if n is None else frame[:n]
-
     def _ingress(self, port, frame, ts, resubmitted, rdata):
         S = self._template[:]
         ctx = self.ctx

@@ -176,7 +176,7 @@ control Ingress(inout headers_t hdr, inout ingress_md_t md,
 
     action recirculate(bit<8> kind) {
         hdr.bridge.kind = kind;
-        ig_tm_md.ucast_egress_port = RECIRC_PORT;
+        ig_tm_md.ucast_egress_port = md.recirc_port;
     }
 
     /* 8: a whole rack goes up as a level-1 frame: to the PS, or at the PS's own rack
@@ -192,7 +192,7 @@ control Ingress(inout headers_t hdr, inout ingress_md_t md,
         hdr.shim.level = 1;
         hdr.shim.bitmap1 = md.rack_bit;
         hdr.bridge.kind = BRIDGE_LEVEL1_ENTRY;
-        ig_tm_md.ucast_egress_port = RECIRC_PORT;
+        ig_tm_md.ucast_egress_port = md.recirc_port;
     }
 
     /* One lookup decides the frame's way out, in priority order; a chain of conditions

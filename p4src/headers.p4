@@ -10,8 +10,14 @@ const bit<16> ETHERTYPE_ATP = 0x0700;
 const bit<16> ETHERTYPE_ATP_TWO_LEVEL = 0x0701;
 const bit<16> ETHERTYPE_IPV4 = 0x0800;
 
-/* Tofino 1, pipe 0: the recirculation port. */
+/* Tofino 1: pipe 0's recirculation port. */
 const PortId_t RECIRC_PORT = 68;
+/* A Tofino has 2 or 4 pipes (spec 8a): port p is in pipe p >> 7, and each pipe has
+ * its own recirculation port, RECIRC_PORT's place in the pipe's 128 ports. A frame
+ * recirculates in the pipe it entered, where its job's aggregators are: the parser
+ * sets md.recirc_port by the ingress port's pipe (bf-p4c fits no (port & mask) | 68
+ * into one action). */
+const bit<7> RECIRC_LOCAL_PORT = 68;
 
 /* what a recirculated packet is here for (bridge_h.kind) */
 const bit<8> BRIDGE_SECOND_HALF = 1;    /* pass 2: the values 31..61 of this aggregation */
@@ -137,6 +143,7 @@ struct headers_t {
 
 struct ingress_md_t {
     bit<8>  kind;         /* KIND_*: set by the parser */
+    PortId_t recirc_port; /* the recirculation port of the ingress port's pipe (parser) */
     bit<8>  rack_key;     /* the shim's rack_id for a level-0 gradient packet, else 0 */
     bit<8>  op;           /* OP_*: set by the role table */
     bit<32> id;           /* owner word: app_id << 16 | seq */

@@ -41,8 +41,38 @@ parser IngressParser(packet_in pkt, out headers_t hdr, out ingress_md_t md,
         md.promote = 0;
         md.from_ps = 0;
         md.sticky_base = 0x7fffffff;
-        transition select(ig_intr_md.ingress_port) {
-            RECIRC_PORT: parse_bridge;
+        transition select(ig_intr_md.ingress_port[8:7]) {     /* its pipe (spec 8a) */
+            1: in_pipe_1;
+            2: in_pipe_2;
+            3: in_pipe_3;
+            default: in_pipe_0;
+        }
+    }
+
+    /* the recirculation port of the frame's pipe, and whether the frame came from it */
+    state in_pipe_0 {
+        md.recirc_port = RECIRC_PORT;
+        transition recirculated_or_not;
+    }
+
+    state in_pipe_1 {
+        md.recirc_port = RECIRC_PORT | 0x080;
+        transition recirculated_or_not;
+    }
+
+    state in_pipe_2 {
+        md.recirc_port = RECIRC_PORT | 0x100;
+        transition recirculated_or_not;
+    }
+
+    state in_pipe_3 {
+        md.recirc_port = RECIRC_PORT | 0x180;
+        transition recirculated_or_not;
+    }
+
+    state recirculated_or_not {
+        transition select(ig_intr_md.ingress_port[6:0]) {
+            RECIRC_LOCAL_PORT: parse_bridge;
             default: parse_ethernet;
         }
     }
@@ -181,8 +211,8 @@ parser EgressParser(packet_in pkt, out egress_headers_t hdr, out egress_md_t md,
                     out egress_intrinsic_metadata_t eg_intr_md) {
     state start {
         pkt.extract(eg_intr_md);
-        transition select(eg_intr_md.egress_port) {
-            RECIRC_PORT: accept;
+        transition select(eg_intr_md.egress_port[6:0]) {
+            RECIRC_LOCAL_PORT: accept;
             default: parse_ethernet;
         }
     }

@@ -112,8 +112,7 @@ class Scenario:
             # written only when set, so that the files of earlier scenarios stay as they were
             **({"t_stale_ns": self.t_stale_ns}
                if self.t_stale_ns != DEFAULT_T_STALE_NS else {}),
-            "topology": {"racks": [{"name": r.name, "hosts": list(r.hosts)}
-                                   for r in self.topology.racks]},
+            "topology": {"racks": [_rack_to_dict(r) for r in self.topology.racks]},
             "jobs": [_job_to_dict(j) for j in self.jobs],
             "faults": _faults_to_dict(self.faults),
             "congestion": [vars_of(c) for c in self.congestion],
@@ -127,7 +126,8 @@ class Scenario:
         topo = r.obj("topology")
         try:
             topology = Topology(tuple(
-                Rack(rr.str("name"), tuple(rr.list_of_str("hosts")))
+                Rack(rr.str("name"), tuple(rr.list_of_str("hosts")),
+                     tuple(rr.list_of_int("ports", [])), rr.int("uplink", None))
                 for rr in topo.objs("racks")))
         except TopologyError as exc:
             raise ScenarioError(f"scenario.topology: {exc}") from None
@@ -193,6 +193,17 @@ class Scenario:
 
 def vars_of(obj) -> dict[str, Any]:
     return dict(obj.__dict__)
+
+
+def _rack_to_dict(rack: Rack) -> dict[str, Any]:
+    """A rack; its ports and uplink only when set (spec 8a placements), so files of
+    racks on the default ports keep their form."""
+    out: dict[str, Any] = {"name": rack.name, "hosts": list(rack.hosts)}
+    if rack.ports:
+        out["ports"] = list(rack.ports)
+    if rack.uplink is not None:
+        out["uplink"] = rack.uplink
+    return out
 
 
 def _job_to_dict(job: Job) -> dict[str, Any]:

@@ -34,9 +34,10 @@ from dataclasses import dataclass
 
 from reference.aggregator import AggregatorPool, AggregatorState, Verdict
 from reference.control_plane import JobRoute, SwitchConfig, check_switch_config
+from reference.pipes import pipe_of, register_key
 from reference.profiles import SPEC, Profile
 from reference.wire import (
-    ETH_LEN, ETHERTYPE_ATP, ETHERTYPE_ATP_TWO_LEVEL, ETHERTYPE_IPV4, FLAG_COLLISION,
+    ELEMENTS, ETH_LEN, ETHERTYPE_ATP, ETHERTYPE_ATP_TWO_LEVEL, ETHERTYPE_IPV4, FLAG_COLLISION,
     FLAG_ECN, IPV4_LEN, SHIM_LEN, AtpPacket, Shim, decode, encode,
 )
 
@@ -44,6 +45,7 @@ Output = list[tuple[int, bytes]]
 
 LEVEL0 = 0
 LEVEL1 = 1
+EMPTY = AggregatorState(0, 0, 0, 0, 0, (0,) * ELEMENTS)   # an aggregator never written
 
 # what happened to an ingress frame
 ABSORBED = "absorbed"      # kept in an aggregator, nothing leaves
@@ -76,8 +78,11 @@ class SwitchModel:
         check_switch_config(config)
         self.config = config
         self.profile = profile
-        bound = profile.agtr_bound(config.pool_size)     # P, or 9.11's register size
-        self.pools = (AggregatorPool(bound), AggregatorPool(bound))
+        self._bound = profile.agtr_bound(config.pool_size)   # P, or 9.11's register size
+        # section 8a: every pipe has its own registers, hence its own pools; a frame
+        # uses those of its ingress port's pipe (``pools``: the last frame's pipe's)
+        self.pipe_pools: dict[int, tuple[AggregatorPool, AggregatorPool]] = {}
+        self.pools = self.pools_of(0)
         self.counters: Counter[str] = Counter()
         self.last_verdict: SwitchVerdict | None = None
 
@@ -85,15 +90,24 @@ class SwitchModel:
         """Set the running switch up again with ``config``: new tables, every register
         reset -- but the ECN register under the release (9.13: a mark left by the earlier
         run is inherited by the aggregator's next owner)."""
-        old = self.pools
+        old = self.pipe_pools
         self.__init__(config, self.profile)
         if self.profile.setup_clears_ecn:
             return
-        for before, after in zip(old, self.pools):
-            for index in sorted(before.touched):
-                if index < after.size and before.ecn[index]:
-                    after.ecn[index] = before.ecn[index]
-                    after.touched.add(index)
+        for pipe, pools in sorted(old.items()):
+            for before, after in zip(pools, self.pools_of(pipe)):
+                for index in sorted(before.touched):
+                    if index < after.size and before.ecn[index]:
+                        after.ecn[index] = before.ecn[index]
+                        after.touched.add(index)
+
+    def pools_of(self, pipe: int) -> tuple[AggregatorPool, AggregatorPool]:
+        """Pipe ``pipe``'s (level-0, level-1) pools, made when first used."""
+        pools = self.pipe_pools.get(pipe)
+        if pools is None:
+            pools = self.pipe_pools[pipe] = (AggregatorPool(self._bound),
+                                             AggregatorPool(self._bound))
+        return pools
 
     def _verdict(self, fate: str, reason: str, detail: str = "") -> None:
         self.counters[reason] += 1
@@ -111,6 +125,7 @@ class SwitchModel:
         """Ingress one frame on ``port`` at switch time ``now`` (ns); every copy it
         produces sees egress queue depth ``queue_depth``. Returns [(port, frame)];
         ``last_verdict`` then says what happened."""
+        self.pools = self.pipe_pools.get(pipe_of(port)) or self.pools_of(pipe_of(port))
         ethertype = (frame[12] << 8 | frame[13]) if len(frame) >= ETH_LEN else 0
         if ethertype == ETHERTYPE_ATP or ethertype == ETHERTYPE_ATP_TWO_LEVEL:
             packet = decode(frame)
@@ -296,19 +311,26 @@ class SwitchModel:
         for table in (self.config.routes, self.config.multicast, self.config.mgid):
             for key in [k for k in table if k[0] == app_id]:
                 del table[key]
-        return sum(pool.release_job(app_id) for pool in self.pools)
+        return sum(pool.release_job(app_id) for pools in self.pipe_pools.values()
+                   for pool in pools)
 
-    def read_aggregators(self, indices, level: int = LEVEL0) -> dict[int, AggregatorState]:
-        pool = self.pools[level]
+    def read_aggregators(self, indices, level: int = LEVEL0,
+                         pipe: int = 0) -> dict[int, AggregatorState]:
+        pools = self.pipe_pools.get(pipe)
+        if pools is None:           # a pipe no frame entered: every aggregator empty
+            return {i: EMPTY for i in indices}
+        pool = pools[level]
         return {i: pool.read(i) for i in indices}
 
     def snapshot(self) -> dict[str, dict[int, AggregatorState]]:
-        return {"level0": self.pools[LEVEL0].snapshot(),
-                "level1": self.pools[LEVEL1].snapshot()}
+        """Both levels of every pipe in use (keys: ``reference.pipes.register_key``)."""
+        return {register_key(pipe, level): pools[level].snapshot()
+                for pipe, pools in sorted(self.pipe_pools.items())
+                for level in (LEVEL0, LEVEL1)}
 
     @property
     def occupied(self) -> int:
-        return self.pools[LEVEL0].occupied + self.pools[LEVEL1].occupied
+        return sum(pool.occupied for pools in self.pipe_pools.values() for pool in pools)
 
 
 def mark_congestion(frame: bytes) -> bytes:

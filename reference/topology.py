@@ -24,18 +24,29 @@ class TopologyError(ValueError):
     """A topology or job description that cannot run; the message says how to fix it."""
 
 
+MAX_PORT = 511             # device ports are 9 bits
+
+
 @dataclass(frozen=True)
 class Rack:
+    """A rack: its switch (named after it) and its hosts. ``ports``: the switch port of
+    each host (default ``1 + i``); ``uplink``: the port, on every other rack's switch,
+    of the link to this rack (default ``100 + its index``). Both place jobs in a
+    switch's pipes (spec 8a: port p is in pipe p >> 7)."""
+
     name: str
     hosts: tuple[str, ...]
+    ports: tuple[int, ...] = ()
+    uplink: int | None = None
 
 
 @dataclass(frozen=True)
 class Topology:
     """Racks, each with one switch (named after the rack) and its hosts.
 
-    Host ``i`` of a rack sits on switch port ``1 + i``; rack switches are fully meshed,
-    the link to rack ``j`` on port ``100 + j``.
+    Host ``i`` of a rack sits on switch port ``1 + i`` (or the rack's ``ports[i]``);
+    rack switches are fully meshed, the link to rack ``j`` on port ``100 + j`` (or rack
+    ``j``'s ``uplink``) of every other switch.
     """
 
     racks: tuple[Rack, ...]
@@ -52,6 +63,13 @@ class Topology:
             if len(rack.hosts) > UPLINK_PORT_BASE - HOST_PORT_BASE:
                 raise TopologyError(f"rack {rack.name!r} has {len(rack.hosts)} hosts; "
                                     f"at most {UPLINK_PORT_BASE - HOST_PORT_BASE} fit")
+            if rack.ports and len(rack.ports) != len(rack.hosts):
+                raise TopologyError(f"rack {rack.name!r} names {len(rack.ports)} ports for "
+                                    f"{len(rack.hosts)} hosts; give one port per host")
+            if len(set(rack.ports)) != len(rack.ports) or any(
+                    not 0 <= p <= MAX_PORT for p in rack.ports):
+                raise TopologyError(f"rack {rack.name!r}: ports {list(rack.ports)} must be "
+                                    f"distinct device ports 0..{MAX_PORT}")
             for host in rack.hosts:
                 if host in seen_hosts:
                     raise TopologyError(f"host {host!r} is in rack {seen_hosts[host]!r} "
@@ -74,7 +92,8 @@ class Topology:
 
     def host_port(self, host: str) -> int:
         rack = self.racks[self.rack_index(host)]
-        return HOST_PORT_BASE + rack.hosts.index(host)
+        i = rack.hosts.index(host)
+        return rack.ports[i] if rack.ports else HOST_PORT_BASE + i
 
     def rack_index(self, host: str) -> int:
         try:
@@ -83,14 +102,15 @@ class Topology:
             raise TopologyError(
                 f"unknown host {host!r}; hosts are {', '.join(self.hosts)}") from None
 
-    @staticmethod
-    def uplink_port(to_rack: int) -> int:
-        return UPLINK_PORT_BASE + to_rack
+    def uplink_port(self, to_rack: int) -> int:
+        uplink = self.racks[to_rack].uplink
+        return UPLINK_PORT_BASE + to_rack if uplink is None else uplink
 
     def host_mac(self, host: str) -> bytes:
-        """A locally administered MAC: 02:00:00:00:rack:port."""
-        rack = self.rack_index(host)
-        return bytes((0x02, 0, 0, 0, rack, self.host_port(host)))
+        """A locally administered MAC: 02:00:port[8]:00:rack:port[7:0] (02:00:00:00:
+        rack:port for the ports below 256)."""
+        rack, port = self.rack_index(host), self.host_port(host)
+        return bytes((0x02, 0, port >> 8, 0, rack, port & 0xFF))
 
 
 @dataclass(frozen=True)

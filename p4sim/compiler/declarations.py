@@ -71,6 +71,10 @@ class DeclarationsMixin:
                 fields.append((f.name, ft))
             if is_flexible(d):      # bf-p4c's wire layout (flexible.py)
                 fields = flexible_layout(fields, lambda ft: self.scalar_t(ft).width)
+            elif any(is_flexible(f) for f in d.fields):     # some fields @flexible
+                fixed = [fd for fd, f in zip(fields, d.fields) if not is_flexible(f)]
+                free = [fd for fd, f in zip(fields, d.fields) if is_flexible(f)]
+                fields = fixed + flexible_layout(free, lambda ft: self.scalar_t(ft).width)
             ht = HeaderT(d.name, fields)
             self.types[d.name] = ht
         elif k == "struct":

@@ -15,8 +15,10 @@ CALL = {"Meter": "call_Meter", "DirectMeter": "call_DirectMeter", "DirectRegiste
         "DirectCounter": "call_DirectCounter", "Hash": "call_Hash", "Mirror": "call_Mirror",
         "Random": "call_Random", "Register": "call_Register", "RegisterAction":
         "call_RegisterAction", "Resubmit": "call_Resubmit"}
-INSTANTIATE.update({"Lpf": "inst_Lpf", "Wred": "inst_Wred"})      # ext_filters.py
-CALL.update({"Lpf": "call_Lpf", "Wred": "call_Wred"})
+INSTANTIATE.update({"Lpf": "inst_Lpf", "Wred": "inst_Wred",      # ext_filters.py
+                    "DirectLpf": "inst_DirectLpf", "DirectWred": "inst_DirectWred"})
+CALL.update({"Lpf": "call_Lpf", "Wred": "call_Wred", "DirectLpf": "call_DirectLpf",
+             "DirectWred": "call_DirectWred"})
 INSTANTIATE.update(ActionProfile="inst_ActionProfile", ActionSelector="inst_ActionSelector",
                    RegisterParam="inst_RegisterParam")
 CALL.update(RegisterParam="call_RegisterParam")

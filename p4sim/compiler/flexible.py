@@ -12,6 +12,12 @@ checked against that log in tests/p4sim/test_p4sim_flexible.py):
    field of ``w`` bits is preceded by ``-w % 8`` bits of padding (``__pad_<n>``,
    numbered in wire order, as bf-p4c names them), which a deparser emits as zeros.
 
+A header with only some fields ``@flexible`` (the SDE's tna_mirror bridges
+``pkt_type`` and two ``@flexible`` fields, 19 bits as declared) keeps its other fields
+first, in declaration order, and lays the ``@flexible`` ones out after them as above:
+p4sim's model (bf-p4c accepts such a header and pads it to whole bytes; the bytes only
+travel between the ingress deparser and the egress parser, both the program's).
+
 Where bf-p4c's allocator does pack several fields into one byte (fields written from
 one container with alignment constraints), its layout differs from this one; p4sim
 cannot know it without the allocator, and ``python -m p4sim check`` does not flag it.

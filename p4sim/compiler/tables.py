@@ -30,7 +30,7 @@ class TablesMixin:
         for p in props:
             if p not in ("key", "actions", "default_action", "size", "entries", "counters",
                          "registers", "meters", "alpm", "atcam", "idle_timeout",
-                         "implementation"):
+                         "implementation", "filters"):
                 raise UnsupportedError(props[p].loc, f"table '{qname}': unsupported property '{p}'")
         keys = []
         keycode = []
@@ -132,7 +132,7 @@ class TablesMixin:
         direct_register = None
         if "registers" in props:
             dr = self.prop_instance(props, "registers", "DirectRegister", sc, fc, qname)
-            direct_register = (dr.info["fields"], dr.info["init"])
+            direct_register = (dr.info["fields"], dr.info["init"], dr.qual)
         direct_meter = None
         if "meters" in props:
             direct_meter = self.prop_instance(props, "meters", "DirectMeter", sc, fc, qname).info["spec"]
@@ -177,6 +177,16 @@ class TablesMixin:
         spec.implementation = implementation   # ActionProfileSpec/ActionSelectorSpec or None
         spec.aliases = self.aliases(d.pname, qual)
         spec.direct_counter_type = dc_type     # CounterType_t member name, or None
+        spec.direct_filter = None              # (kind "lpf"/"wred", FilterSpec) or None
+        if "filters" in props:
+            fv = self.expr(props["filters"].value, sc, fc, None)
+            if not fv.extra or fv.extra[0] != "extern" or fv.extra[1].kind not in (
+                    "DirectLpf", "DirectWred"):
+                raise serr(props["filters"].loc, f"table '{qname}': filters must be a "
+                                                 f"DirectLpf or DirectWred")
+            inst = fv.extra[1]
+            spec.direct_filter = ("lpf" if inst.kind == "DirectLpf" else "wred",
+                                  inst.info["spec"])
         if qname in self.tables:
             raise serr(d.loc, f"duplicate table '{qname}'")
         self.tables[qname] = spec

@@ -88,7 +88,11 @@ def parse_args(argv):
                     help="switch timestamps: real time in ns (default), always 0, or "
                          "'trailer': taken from a 16-byte trailer the sender appends "
                          "(P4SC + time_ns + queue depth; see p4sim/switchd/ports.py)")
-    ap.add_argument("--recirculation-port", type=int, default=68)
+    ap.add_argument("--recirculation-port", type=int, default=68,
+                    help="pipe 0's recirculation port; pipe i's is this + 128*i")
+    ap.add_argument("--pipes", type=int, choices=(1, 2, 4), default=1,
+                    help="pipes of the device (a Tofino 1 has 2 or 4; port p is in pipe "
+                         "p >> 7); default 1, every port in one pipe")
     ap.add_argument("--seed", type=int, default=0, help="seed of the program's Random externs")
     ap.add_argument("--batch", type=int, default=64, help="frames drained per wake-up per port")
     ap.add_argument("--exit-with-parent", type=int, metavar="PID",
@@ -120,8 +124,11 @@ def build(args):
         for p, iface in ports_from_file(args.ports_file).items():
             bindings.setdefault(p, iface)
     p4_name = args.p4_name or program.stem
-    device = SoftDevice(prog, p4_name, bindings, recirculation_port=args.recirculation_port,
-                        seed=args.seed)
+    try:
+        device = SoftDevice(prog, p4_name, bindings, seed=args.seed, pipes=args.pipes,
+                            recirculation_port=args.recirculation_port)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
     clock = (lambda: 0) if args.clock == "zero" else time.time_ns
     io = PortIO(device, bindings, clock=clock, batch=args.batch,
                 trailer=args.clock == "trailer")

@@ -4,8 +4,9 @@
 - ``EntryScope`` (every match-action table) is validated as bf_switchd's server does
   (either only ``pipe_scope``, or all three scopes; gress and parser scope predefined,
   parser args 0, 1 or 0xFF), stored, and read back; a table starts symmetric (ALL
-  pipes, both gresses, all parsers). The softswitch has one pipe, so every pipe scope
-  selects the same table.
+  pipes, both gresses, all parsers). What a scope does to writes and reads:
+  ``pipe_scope.py``. Register, counter, meter, Lpf and Wred tables take it too,
+  although bf-p4c's bfrt.json lists no attributes for them (bf_switchd does).
 - ``Sync`` / ``SyncRegisters`` (registers), ``Sync`` / ``SyncCounters`` (counters and
   tables with a direct counter) succeed at once: p4sim keeps no software shadow to
   refresh, reads always come from the pipe.
@@ -27,7 +28,16 @@ from .errors import DeviceError, bad_request
 
 _SYNC_REQUESTS = {"Register": ("Sync", "SyncRegisters"),
                   "Counter": ("Sync", "SyncCounters"),
-                  "MatchAction_Direct": ("Sync", "SyncCounters")}
+                  "MatchAction_Direct": ("Sync", "SyncCounters", "SyncRegisters")}
+
+
+# tables of per-pipe state whose bfrt.json lists no attributes, where bf_switchd still
+# takes an EntryScope (the SDE's tna_register sets one on a register table)
+SCOPED_STATE_TYPES = frozenset(("Register", "Counter", "Meter", "Lpf", "Wred"))
+
+
+def has_entry_scope(t: TableInfo) -> bool:
+    return "EntryScope" in t.attributes or t.table_type in SCOPED_STATE_TYPES
 
 
 def _symmetric() -> pb.EntryScope:
@@ -50,7 +60,7 @@ class TableAttributes:
             raise bad_request(f"table attribute {which or '(none)'}: the softswitch serves "
                               f"EntryScope (and port_status_notify on $PORT)")
         t = self._table(ta.table_id)
-        if "EntryScope" not in t.attributes:
+        if not has_entry_scope(t):
             raise DeviceError(grpc.StatusCode.UNIMPLEMENTED,
                               f"table {t.name} has no attribute EntryScope; its bfrt.json "
                               f"lists {list(t.attributes)}")

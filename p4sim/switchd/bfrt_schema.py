@@ -45,7 +45,7 @@ import json
 import re
 from pathlib import Path
 
-from . import filters, meters, port_metadata
+from . import filters, meters, mirror_cfg, port_metadata
 from .learn import learn_filters
 from .bfrt_profiles import make_indirect, profile_tables
 from .register_param_table import register_param_tables
@@ -59,6 +59,9 @@ PREFIX_REGISTER = 0x8B
 MATCH_PRIORITY_ID = 65537
 COUNTER_SPEC_BYTES_ID = 65553
 COUNTER_SPEC_PKTS_ID = 65554
+DIRECT_REGISTER_ID_BASE = 65600     # a direct register's fields in its table's data
+# what marks a register's data field (one value per pipe; the SDE client lists them)
+REGISTER_DATA = {"name": "$bfrt_field_class", "value": "register_data"}
 COUNTER_INDEX_ID = 65556
 REGISTER_INDEX_ID = 65557
 DEFAULT_TABLE_SIZE = 512
@@ -185,12 +188,27 @@ def _table_json(spec, pipe: str, ids: _Ids) -> dict:
     if spec.direct_meter is not None:
         data += meters.spec_data_json(spec.direct_meter.kind)
         attributes.insert(0, meters.ATTRIBUTE)
+    if getattr(spec, "direct_filter", None) is not None:
+        data += filters.spec_data_json(spec.direct_filter[0])
+    operations = ["SyncCounters"] if spec.has_direct_counter else []
+    if spec.direct_register is not None:
+        data += direct_register_data(spec.direct_register)
+        operations.append("SyncRegisters")
     return {"name": name, "id": ids.get(PREFIX_TABLE, name), "table_type": "MatchAction_Direct",
             "size": spec.size or DEFAULT_TABLE_SIZE, "annotations": [], "depends_on": [],
             "has_const_default_action": bool(spec.default_const), "key": keys,
             "action_specs": actions, "data": data,
-            "supported_operations": ["SyncCounters"] if spec.has_direct_counter else [],
+            "supported_operations": operations,
             "attributes": attributes}
+
+
+def direct_register_data(direct_register) -> list:
+    """A DirectRegister's cell as data fields of its table's entries, named as a
+    register's (``<Control>.<register>.<field>``, ``.f1`` for a scalar)."""
+    fields, _init, qual = direct_register
+    return [_singleton(DIRECT_REGISTER_ID_BASE + j, f"{qual}.{member or 'f1'}",
+                       _bytes_type(w), annotations=[REGISTER_DATA])
+            for j, (member, w, _signed) in enumerate(fields)]
 
 
 def _register_json(spec, pipe: str, ids: _Ids) -> dict:
@@ -198,9 +216,7 @@ def _register_json(spec, pipe: str, ids: _Ids) -> dict:
     data = []
     for j, (member, w, _signed) in enumerate(spec.fields, start=1):
         data.append(_singleton(j, f"{spec.name}.{member or 'f1'}", _bytes_type(w),
-                               mandatory=True,
-                               annotations=[{"name": "$bfrt_field_class",
-                                             "value": "register_data"}]))
+                               mandatory=True, annotations=[REGISTER_DATA]))
     return {"name": name, "id": ids.get(PREFIX_REGISTER, name), "table_type": "Register",
             "size": spec.size, "depends_on": [],
             "key": [_key(REGISTER_INDEX_ID, "$REGISTER_INDEX", "Exact", {"type": "uint32"},
@@ -300,7 +316,8 @@ def fixed_schema(nports: int = 512) -> dict:
         "data": [_singleton(1, "$DEV_PORT", {"type": "uint32"}, read_only=True,
                             annotations=dev_port_ann)],
         "supported_operations": [], "attributes": []}
-    return {"tables": [mgid, node, port, stat, str_info, _device_configuration()]}
+    return {"tables": [mgid, node, port, stat, str_info, _device_configuration(),
+                       mirror_cfg.table_json()]}
 
 
 def _device_configuration() -> dict:

@@ -49,6 +49,9 @@ def parse_action(t: TableInfo, p4t, data: pb.TableData, need_action: bool = True
             raise _bad(f"table {t.name} action {ai.name}: no data field with id "
                        f"{df.field_id} (parameters: "
                        f"{[(f.name, f.id) for f in ai.fields.values()]})")
+        if fi.type in ("string", "float"):      # a direct filter's spec (filters.py)
+            extra[fi.name] = df.str_val if fi.type == "string" else df.float_val
+            continue
         v = field_int(df, fi.width, f"table {t.name} action {ai.name} field {fi.name}")
         if fi.name in ai.fields:
             params[fi.name] = to_signed(v, fi.width) if signed.get(fi.name) else v

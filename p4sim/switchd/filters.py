@@ -49,6 +49,7 @@ WRED = _Kind("Wred", 0x87, ("$WRED_INDEX", 65561),
               ("$WRED_SPEC_MAX_THRESH_CELLS", 65573, "uint32"),
               ("$WRED_SPEC_MAX_PROBABILITY", 65574, "float")), "wreds")
 KINDS = {"lpf": LPF, "wred": WRED}
+SPEC_FIELDS = {name: typ for k in KINDS.values() for name, _i, typ in k.fields}
 BY_TABLE_TYPE = {k.table_type: k for k in KINDS.values()}
 
 
@@ -56,6 +57,50 @@ def _type_json(typ: str) -> dict:
     if typ == "string":
         return {"type": "string", "choices": ["RATE", "SAMPLE"]}
     return {"type": typ}
+
+
+def spec_data_json(kind_name: str) -> list[dict]:
+    """The spec fields of an Lpf/Wred cell as data of a table entry (a DirectLpf's or
+    DirectWred's, named in the table's ``filters``): optional there."""
+    return [{"mandatory": False, "read_only": False,
+             "singleton": {"id": fid, "name": fname, "repeated": False, "annotations": [],
+                           "type": _type_json(typ)}}
+            for fname, fid, typ in KINDS[kind_name].fields]
+
+
+def set_direct(t: TableInfo, p4t, e, extra: dict) -> None:
+    """Configure entry ``e``'s direct filter cell from the spec fields written with it (a
+    field left out keeps its value)."""
+    if p4t.spec.direct_filter is None:
+        return
+    kind = KINDS[p4t.spec.direct_filter[0]]
+    given = {n: extra[n] for n, _i, _t in kind.fields if n in extra}
+    if not given:
+        return
+    unit = p4t.direct_filter
+    spec = [given.get(n, v) for (n, _i, _t), v in zip(kind.fields, unit.get(e.filter))]
+    try:
+        e.filter = unit.cell(*spec)
+    except ControlPlaneError as exc:
+        raise bad_request(f"table {t.name}: {exc}") from None
+
+
+def add_direct_fields(p4t, e, data: pb.TableData) -> None:
+    """Entry ``e``'s direct filter spec as data fields of a read."""
+    kind = KINDS[p4t.spec.direct_filter[0]]
+    _add_fields(kind, p4t.direct_filter.get(e.filter), data)
+
+
+def _add_fields(kind: _Kind, values, data: pb.TableData) -> None:
+    for (_n, fid, ftyp), v in zip(kind.fields, values):
+        df = data.fields.add()
+        df.field_id = fid
+        if ftyp == "string":
+            df.str_val = v
+        elif ftyp == "float":
+            df.float_val = v
+        else:
+            df.stream = encode_int(v, 32)
 
 
 def tables_json(program, pipe: str, ids) -> list[dict]:
@@ -84,6 +129,11 @@ def objects(switch, t: TableInfo):
     """The p4sim Lpf/Wred behind table ``t``."""
     kind = BY_TABLE_TYPE[t.table_type]
     return getattr(switch, kind.objects)[t.name.split(".", 1)[1]]
+
+
+def field_value(t: TableInfo, name: str, df: pb.DataField):
+    """A spec field's value (``SPEC_FIELDS`` names its type)."""
+    return _value(t, name, SPEC_FIELDS[name], df)
 
 
 def _value(t: TableInfo, name: str, typ: str, df: pb.DataField):
@@ -131,14 +181,5 @@ def read(switch, t: TableInfo, te: pb.TableEntry):
     kind = BY_TABLE_TYPE[t.table_type]
     obj = objects(switch, t)
     for i, ent in index_entities(t, te, obj.size):
-        out = ent.table_entry
-        for (_n, fid, ftyp), v in zip(kind.fields, obj.get(i)):
-            df = out.data.fields.add()
-            df.field_id = fid
-            if ftyp == "string":
-                df.str_val = v
-            elif ftyp == "float":
-                df.float_val = v
-            else:
-                df.stream = encode_int(v, 32)
+        _add_fields(kind, obj.get(i), ent.table_entry.data)
         yield ent

@@ -5,10 +5,11 @@ answers that entry, key and data (``entry_get(..., handle=h)``; with the ``key_o
 flag, the key alone). An unknown key or handle is NOT_FOUND; a handle read without a
 key is INVALID_ARGUMENT, as in bf_switchd's ``read_handle``.
 
-The softswitch's handle of an entry is its insertion number in its table plus one
+The softswitch's handle of an entry is its insertion number in its table plus two
 (p4sim's ``Entry.seq``): unique in the table, kept by MODIFY, never reused after a
 DELETE (bf_switchd's handles are the driver's entry handles: also stable for an entry's
-life; their values differ, which a client cannot rely on).
+life; their values differ, which a client cannot rely on). Handle 1 is the default
+entry's, as in bf_switchd (the SDE's tna_ternary_match reads it so).
 """
 
 from __future__ import annotations
@@ -20,23 +21,41 @@ from bfruntime import bfruntime_pb2 as pb
 from .errors import DeviceError, bad_request
 
 
-def handle_of(entry) -> int:
-    return entry.seq + 1
+DEFAULT_ENTRY_HANDLE = 1
 
 
-def entry_by_handle(table_name: str, p4t, handle: int):
-    """The entry of p4sim table ``p4t`` with ``handle``; NOT_FOUND when there is none."""
+def handle_of(entry, place: tuple[int, int] = (1, 0)) -> int:
+    """``place``: (the device's pipes, the lowest pipe of the scope the entry is in), so
+    that a table's handles are unique across its pipes and one entry written to a scope
+    of several pipes has one handle (pipe_scope.py)."""
+    pipes, lowest = place
+    return entry.seq * pipes + lowest + 2
+
+
+def entry_by_handle(table_name: str, p4t, handle: int, place: tuple[int, int] = (1, 0),
+                    from_hw: bool = True):
+    """The entry of p4sim table ``p4t`` with ``handle`` (None: the default entry);
+    NOT_FOUND when there is none; a handle of another pipe's scope is INVALID_ARGUMENT
+    read from the hardware, NOT_FOUND from software (as bf_switchd answers)."""
+    if handle == DEFAULT_ENTRY_HANDLE:
+        return None
+    pipes, lowest = place
+    if pipes > 1 and handle >= 2 and (handle - 2) % pipes != lowest:
+        raise DeviceError(grpc.StatusCode.INVALID_ARGUMENT if from_hw
+                          else grpc.StatusCode.NOT_FOUND,
+                          f"table {table_name}: handle {handle} is an entry of pipe "
+                          f"{(handle - 2) % pipes}'s scope, not of this one (pipe {lowest}'s)")
     for e in p4t.entries.values():
-        if handle_of(e) == handle:
+        if handle_of(e, place) == handle:
             return e
     raise DeviceError(grpc.StatusCode.NOT_FOUND,
                       f"table {table_name}: no entry with handle {handle}")
 
 
-def handle_entity(table_id: int, entry) -> pb.Entity:
+def handle_entity(table_id: int, entry, place: tuple[int, int] = (1, 0)) -> pb.Entity:
     ent = pb.Entity()
     ent.handle.table_id = table_id
-    ent.handle.handle_id = handle_of(entry)
+    ent.handle.handle_id = handle_of(entry, place)
     return ent
 
 

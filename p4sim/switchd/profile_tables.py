@@ -22,6 +22,7 @@ import grpc
 from bfruntime import bfruntime_pb2 as pb
 from bfruntime.info import TableInfo, decode_int, encode_int
 
+from . import filters
 from .bfrt_profiles import ADT_OFFSET_DEFAULT
 from .data_fields import fields_by_name, parse_action
 from .errors import DeviceError, bad_request as _bad
@@ -193,9 +194,12 @@ class ProfileTables:
         if te.data.action_id:
             raise _bad(f"table {t.name} is indirect: send $ACTION_MEMBER_ID or "
                        f"$SELECTOR_GROUP_ID, not an action")
-        ref = {}
+        ref, extra = {}, {}
         for df in te.data.fields:
             fi = t.data_field_by_id(df.field_id)
+            if fi is not None and fi.name in filters.SPEC_FIELDS:   # a DirectLpf/Wred's
+                extra[fi.name] = filters.field_value(t, fi.name, df)
+                continue
             if fi is None or fi.name not in ("$ACTION_MEMBER_ID", "$SELECTOR_GROUP_ID"):
                 raise _bad(f"table {t.name}: no data field with id {df.field_id} (fields: "
                            f"{[(f.name, f.id) for f in t.data.values()]})")
@@ -205,9 +209,11 @@ class ProfileTables:
         if typ == U.INSERT or typ == U.INSERT_OR_MODIFY and not exists:
             p4t.add_reference(key, priority=prio, **ref)
         elif typ in (U.MODIFY, U.INSERT_OR_MODIFY):
-            p4t.modify_reference(key, **ref)
+            if ref:
+                p4t.modify_reference(key, **ref)
         else:
             raise _unsupported(t, typ)
+        filters.set_direct(t, p4t, p4t.entries[p4t._normalise_key(key)[0]], extra)
 
     def _read_entries(self, t: TableInfo, te: pb.TableEntry):
         p4t = self.dev.objects[t.id]
@@ -229,6 +235,8 @@ class ProfileTables:
             df.field_id = t.data["$ACTION_MEMBER_ID" if kind == "member"
                                  else "$SELECTOR_GROUP_ID"].id
             df.stream = encode_int(ref, 32)
+            if p4t.spec.direct_filter is not None:
+                filters.add_direct_fields(p4t, e, out.data)
             yield ent
 
 

@@ -9,7 +9,10 @@ Behaviour follows bf_switchd's server where a client can observe it:
 - a client whose stream ends (tear down, crash, lost connection) is unsubscribed and its
   binding released;
 - ``Write`` applies updates in order and keeps going after a failed one
-  (CONTINUE_ON_ERROR); ``Read`` answers every entity in order. If any failed, the call
+  (CONTINUE_ON_ERROR), or stops at the first failed one and undoes those before it
+  (ROLLBACK_ON_ERROR, of match-action table entries: ``device.py``), and stops when its call is cancelled or past its deadline (the
+  updates applied stay: the SDE's ExactMatchTimeoutTest); the client metadata
+  ``deadline_sec``/``deadline_nsec`` is such a deadline, answered DEADLINE_EXCEEDED; ``Read`` answers every entity in order. If any failed, the call
   ends with UNKNOWN and ``bfrt_proto.Error``s packed in the status details
   (``grpc-status-details-bin``, which is where the SDE client looks for them), as
   bf_switchd's error reporter packs them: one per request entity up to the last failed
@@ -19,9 +22,9 @@ Behaviour follows bf_switchd's server where a client can observe it:
   response's ``status`` instead (a Read then ends OK; a Write still ends UNKNOWN when
   an update failed), and ``ignore_not_found: 1`` makes a Write's DELETE of a missing
   entry a success whose ``Error.code`` says NOT_FOUND;
-- a table entry's target (``entry_tgt``, else the request's) names pipe 0 or all pipes
-  (0xffff); another pipe is INVALID_ARGUMENT for that entity, since the softswitch is
-  one pipe (``device.py``);
+- a table entry's target (``entry_tgt``, else the request's) names a pipe or all pipes
+  (0xffff); what that writes and reads, with the table's EntryScope, is
+  ``pipe_scope.py``'s (a pipe the device lacks is INVALID_ARGUMENT for that entity);
 - the ``port_status_notify`` attribute of ``$PORT`` switches a subscribed client's
   port-status notifications on or off (INVALID_ARGUMENT if it did not subscribe to
   them);
@@ -39,6 +42,7 @@ from __future__ import annotations
 import logging
 import queue
 import threading
+import time
 
 import grpc
 from google.protobuf import any_pb2
@@ -96,18 +100,20 @@ def _metadata_flag(context, name: str) -> bool:
     return False
 
 
-ALL_PIPES = 0xFFFF
-
-
-def _check_pipe(target: pb.TargetDevice, ent: pb.Entity) -> None:
-    """A table entry names pipe 0 or all pipes (its ``entry_tgt``, else the request's
-    target): the softswitch is one pipe, as its device_configuration says."""
-    te = ent.table_entry
-    pipe = (te.entry_tgt if te.HasField("entry_tgt") else target).pipe_id
-    if ent.WhichOneof("entity") == "table_entry" and pipe not in (0, ALL_PIPES):
-        raise DeviceError(grpc.StatusCode.INVALID_ARGUMENT,
-                          f"pipe_id {pipe}: this softswitch has one pipe; use pipe_id 0 or "
-                          f"0xffff (all pipes)")
+def _deadline(context) -> float | None:
+    """When the request must be done (``time.monotonic``), from the client metadata
+    ``deadline_sec`` / ``deadline_nsec`` (bf_switchd's, relative to its arrival); None
+    without them or with a negative or out-of-range value (bf_switchd then sets none)."""
+    values = dict(context.invocation_metadata() or ())
+    try:
+        sec = int(values.get("deadline_sec", 0))
+        nsec = int(values.get("deadline_nsec", 0))
+    except (TypeError, ValueError):
+        return None
+    if ("deadline_sec" not in values and "deadline_nsec" not in values) or sec < 0 \
+            or not 0 <= nsec <= 999_999_999:
+        return None
+    return time.monotonic() + sec + nsec / 1e9
 
 
 def _run(step, errors: _Errors, what: str) -> None:
@@ -320,15 +326,31 @@ class BfRuntimeServer:
         _check_parsed(request, context, per_entity="updates")
         self._check_device(request.target.device_id, context)
         self._check_access(request.client_id, request.p4_name, context)
-        if request.atomicity != pb.WriteRequest.CONTINUE_ON_ERROR:
+        if request.atomicity not in (pb.WriteRequest.CONTINUE_ON_ERROR,
+                                     pb.WriteRequest.ROLLBACK_ON_ERROR):
             context.abort(grpc.StatusCode.UNIMPLEMENTED,
                           f"atomicity {pb.WriteRequest.Atomicity.Name(request.atomicity)} is "
-                          f"not supported by the softswitch (use CONTINUE_ON_ERROR)")
+                          f"not supported by the softswitch (use CONTINUE_ON_ERROR or "
+                          f"ROLLBACK_ON_ERROR)")
+        journal = [] if request.atomicity == pb.WriteRequest.ROLLBACK_ON_ERROR else None
         in_resp = _metadata_flag(context, "error_in_resp")
         ignore_not_found = _metadata_flag(context, "ignore_not_found")
         errors = _Errors()
+        deadline = _deadline(context)
         for i, upd in enumerate(request.updates):
-            _run(lambda: self._write_one(request, upd), errors, f"update {i}")
+            if not context.is_active():     # the client's deadline passed or it cancelled:
+                log.info("Write cancelled after %d of %d updates", i, len(request.updates))
+                return pb.WriteResponse()   # what was applied stays, as bf_switchd does
+            if deadline is not None and time.monotonic() > deadline:
+                context.abort(grpc.StatusCode.DEADLINE_EXCEEDED,
+                              f"Write RPC request timed out before update {i} of "
+                              f"{len(request.updates)} (metadata deadline)")
+            _run(lambda: self._write_one(request, upd, journal), errors, f"update {i}")
+            if journal is not None and errors.outcomes[-1].canonical_code != code_pb2.OK:
+                with self.device.lock:           # undo what the request applied
+                    for undo in reversed(journal):
+                        undo()
+                break
             last = errors.outcomes[-1]
             if ignore_not_found and upd.type == pb.Update.DELETE and \
                     last.canonical_code == code_pb2.NOT_FOUND:
@@ -341,7 +363,8 @@ class BfRuntimeServer:
             context.abort_with_status(rpc_status.to_status(st))
         return resp
 
-    def _write_one(self, request: pb.WriteRequest, upd: pb.Update) -> None:
+    def _write_one(self, request: pb.WriteRequest, upd: pb.Update,
+                   journal: list | None = None) -> None:
         check_enums(upd, "update")
         ta = upd.entity.table_attribute
         if upd.entity.WhichOneof("entity") == "table_attribute" and \
@@ -349,8 +372,7 @@ class BfRuntimeServer:
             self._port_status_notify(request.client_id, ta,
                                      enable=ta.port_status_notify.enable)
             return
-        _check_pipe(request.target, upd.entity)
-        self.device.write(upd)
+        self.device.write(upd, request.target.pipe_id, journal)
 
     def _port_status_notify(self, client_id: int, ta: pb.TableAttribute,
                             enable: bool | None = None) -> pb.Entity:
@@ -400,8 +422,7 @@ class BfRuntimeServer:
         if ent.WhichOneof("entity") == "table_attribute" and \
                 ta.WhichOneof("attribute") == "port_status_notify":
             return [self._port_status_notify(request.client_id, ta)]
-        _check_pipe(request.target, ent)
-        return self.device.read(ent)
+        return self.device.read(ent, request.target.pipe_id)
 
     def StreamChannel(self, request_iterator, context):
         out: queue.Queue = queue.Queue()

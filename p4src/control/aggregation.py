@@ -97,22 +97,23 @@ class AggregatorRegisters:
             raise IndexError(f"aggregator index {index} outside the pool 0..{self.pool_size - 1}")
         return index + level * self.slots
 
-    def read(self, index: int, level: int = 0) -> AggregatorState:
-        return self.read_many([index], level)[index]
+    def read(self, index: int, level: int = 0, pipe: int = 0) -> AggregatorState:
+        return self.read_many([index], level, pipe)[index]
 
-    def read_many(self, indices, level: int = 0) -> dict[int, AggregatorState]:
-        """Several aggregators with one batched read per register field (a gRPC backend
-        sends one request per register, whatever the number of aggregators)."""
+    def read_many(self, indices, level: int = 0, pipe: int = 0) -> dict[int, AggregatorState]:
+        """Several aggregators of pipe ``pipe`` with one batched read per register field
+        (a gRPC backend sends one request per register, whatever the number of
+        aggregators)."""
         indices = list(dict.fromkeys(indices))
         cells = [self._ci(i, level) for i in indices]
         f = self.facade
-        pairs = f.register_read_cells(OWNER_STAMP, cells)     # one request for both
+        pairs = f.register_read_cells(OWNER_STAMP, cells, pipe=pipe)   # one request for both
         owner = [pairs[c][_OWNER] for c in cells]
         stamp = [pairs[c][_STAMP] for c in cells]
-        bitmap, count, ecn = f.registers_read_values(_CONTROL_PAIRS, cells)
+        bitmap, count, ecn = f.registers_read_values(_CONTROL_PAIRS, cells, pipe=pipe)
         both = cells + [c + 2 * self.slots for c in cells]
         n = len(cells)
-        columns = f.registers_read_values(_VALUE_PAIRS, both)
+        columns = f.registers_read_values(_VALUE_PAIRS, both, pipe=pipe)
         out = {}
         for k, i in enumerate(indices):
             half = [column[k] for column in columns] + [column[n + k] for column in columns]
@@ -121,45 +122,55 @@ class AggregatorRegisters:
                                            for v in half))   # signed int32
         return out
 
-    def owners(self) -> list[tuple[int, int]]:
-        """(ci, owner) of every aggregator of both levels inside the pool."""
+    def owners(self, pipe: int = 0) -> list[tuple[int, int]]:
+        """(ci, owner) of every aggregator of both levels inside the pool of ``pipe``."""
         found = []
         for level in (0, 1):
             start = level * self.slots
-            owners = self.facade.register_read_range(OWNER_STAMP, start, self.pool_size)[
-                _field(OWNER_STAMP, "owner")]
+            owners = self.facade.register_read_range(OWNER_STAMP, start, self.pool_size,
+                                                     pipe=pipe)[_field(OWNER_STAMP, "owner")]
             found.extend((start + i, owner) for i, owner in enumerate(owners))
         return found
 
-    def owned_indices(self) -> dict[int, list[int]]:
-        """``{level: [index, ...]}`` of the owned aggregators inside the pool: the owner
-        field of the pool's cells, read as one batch per level (what a Tofino control
-        plane would read as well)."""
+    def owned_indices(self, pipe: int = 0) -> dict[int, list[int]]:
+        """``{level: [index, ...]}`` of the owned aggregators inside the pool of
+        ``pipe``: the owner field of the pool's cells, read as one batch per level (what
+        a Tofino control plane would read as well)."""
         owner = _field(OWNER_STAMP, "owner")
         return {level: [i for i, o in enumerate(self.facade.register_read_range(
-                    OWNER_STAMP, level * self.slots, self.pool_size)[owner]) if o]
+                    OWNER_STAMP, level * self.slots, self.pool_size, pipe=pipe)[owner]) if o]
                 for level in (0, 1)}
 
     def occupied(self) -> int:
-        """Owned aggregators of both levels."""
-        return sum(len(indices) for indices in self.owned_indices().values())
+        """Owned aggregators of both levels in every pipe (spec 8a: the leak sweep
+        covers them all)."""
+        return sum(len(indices) for pipe in range(self.facade.num_pipes())
+                   for indices in self.owned_indices(pipe).values())
 
-    def owned_at(self, index: int) -> int:
-        """How many of aggregator ``index``'s two levels are owned (0..2); outside the
-        pool nothing is."""
+    def owned_at(self, index: int, pipe: int = 0) -> int:
+        """How many of aggregator ``index``'s two levels are owned in ``pipe`` (0..2);
+        outside the pool nothing is."""
         if not 0 <= index < self.pool_size:
             return 0
-        cells = self.facade.register_read_cells(OWNER_STAMP, (index, index + self.slots))
+        cells = self.facade.register_read_cells(OWNER_STAMP, (index, index + self.slots),
+                                                pipe=pipe)
         return sum(1 for cell in cells.values() if cell[_OWNER])
 
     def release_job(self, app_id: int) -> int:
-        """Spec 10 teardown: release every aggregator (both levels) the job owns."""
+        """Spec 10 teardown: release every aggregator (both levels) the job owns, in
+        every pipe (8a), writing only the pipe where the job owns it (the same cell of
+        another pipe is another job's)."""
+        pipes = self.facade.num_pipes()
         released = 0
-        for ci, owner in self.owners():
-            if owner and owner >> 16 == app_id:
-                self.facade.register_write(OWNER_STAMP, ci, {_field(OWNER_STAMP, "owner"): 0})
-                for register in (BITMAP, BITMAP_TWIN, COUNT, ECN):
-                    self.facade.register_write(register, ci, {_field(register): 0})
-                released += 1
+        for pipe in range(pipes):
+            where = None if pipes == 1 else pipe
+            for ci, owner in self.owners(pipe):
+                if owner and owner >> 16 == app_id:
+                    self.facade.register_write(OWNER_STAMP, ci,
+                                               {_field(OWNER_STAMP, "owner"): 0}, where)
+                    for register in (BITMAP, BITMAP_TWIN, COUNT, ECN):
+                        self.facade.register_write(register, ci, {_field(register): 0},
+                                                   where)
+                    released += 1
         return released
 

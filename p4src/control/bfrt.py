@@ -3,7 +3,9 @@ operation through :class:`bfruntime.client.BfRuntimeClient`.
 
 It drives whatever answers BfRuntime: the softswitch (``python -m p4sim.switchd``), the
 Tofino model's bf_switchd, or a hardware switch. Names are the facade's (bfrt.json's);
-a register read gives pipe 0's value, as the facade specifies.
+writes name all pipes (the client's target), a register read answers one value per
+pipe and the facade keeps the pipe asked for; the pipes are the device's own
+(``num_pipes``, from its ``device_configuration``).
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ class BfrtFacade(SwitchFacade):
 
     def __init__(self, client: BfRuntimeClient) -> None:
         self.client = client
+        self._pipes: int | None = None
+        self._single_pipe: set[str] = set()     # registers set to single-pipe scope
 
     def _call(self, what: str, fn, *args, **kwargs):
         try:
@@ -66,37 +70,58 @@ class BfrtFacade(SwitchFacade):
                    {"$MGID": mgid})
 
     # -- registers ----------------------------------------------------------------------
+    def num_pipes(self) -> int:
+        if self._pipes is None:
+            self._pipes = self._call("device_configuration num_pipes", self.client.num_pipes)
+        return self._pipes
+
     @staticmethod
-    def _full(register: str, fields: dict) -> dict:
+    def _full(register: str, fields: dict, pipe: int = 0) -> dict:
         prefix = strip_pipe(register) + "."
-        return {prefix + f: values[0] for f, values in fields.items()}
+        try:
+            return {prefix + f: values[pipe] for f, values in fields.items()}
+        except IndexError:
+            raise FacadeError(f"register {register}: the device answered "
+                              f"{len(next(iter(fields.values())))} value(s) per field, "
+                              f"none for pipe {pipe}") from None
 
-    def register_write(self, register, index, data):
+    def _scope(self, register: str, single: bool) -> None:
+        """A write to one pipe needs the register's scope single-pipe, a write to all
+        pipes symmetric (bf_switchd's EntryScope); switched only when it changes."""
+        if single == (register in self._single_pipe):
+            return
+        self._call(f"EntryScope of {register}", self.client.pipe_scope_set, register, single)
+        (self._single_pipe.add if single else self._single_pipe.discard)(register)
+
+    def register_write(self, register, index, data, pipe=None):
+        if pipe is not None and self.num_pipes() == 1:
+            pipe = None                           # the one pipe is every pipe
+        self._scope(register, pipe is not None)
         self._call(f"register {register}[{index}]", self.client.register_write, register,
-                   index, dict(data))
+                   index, dict(data), pipe=pipe)
 
-    def register_read(self, register, index, from_hw=True):
+    def register_read(self, register, index, from_hw=True, pipe=0):
         cell = self._call(f"register {register}[{index}]", self.client.register_read,
                           register, index, from_hw=from_hw)
-        return self._full(register, cell)
+        return self._full(register, cell, pipe)
 
-    def register_read_range(self, register, start, count, from_hw=True):
+    def register_read_range(self, register, start, count, from_hw=True, pipe=0):
         cells = self._call(f"register {register}[{start}:{start + count}]",
                            self.client.register_read_many, register,
                            range(start, start + count), from_hw=from_hw)
         out: dict[str, list[int]] = {}
         for i in range(start, start + count):
-            for f, v in self._full(register, cells[i]).items():
+            for f, v in self._full(register, cells[i], pipe).items():
                 out.setdefault(f, []).append(v)
         return out
 
-    def register_read_cells(self, register, indices, from_hw=True):
+    def register_read_cells(self, register, indices, from_hw=True, pipe=0):
         indices = list(indices)
         cells = self._call(f"register {register}[{len(indices)} cells]",
                            self.client.register_read_many, register, indices, from_hw=from_hw)
-        return {i: self._full(register, cells[i]) for i in indices}
+        return {i: self._full(register, cells[i], pipe) for i in indices}
 
-    def registers_read_values(self, fields, indices, from_hw=True):
+    def registers_read_values(self, fields, indices, from_hw=True, pipe=0):
         # one Read for every register of the batch instead of one per register: the
         # readback after each frame of a closed loop reads ~35 of them
         indices = list(indices)
@@ -107,7 +132,7 @@ class BfrtFacade(SwitchFacade):
         cells = {r: answers[k] for k, r in enumerate(registers)}
         out = []
         for register, field in fields:
-            full = [self._full(register, cells[register][i]) for i in indices]
+            full = [self._full(register, cells[register][i], pipe) for i in indices]
             try:
                 out.append([cell[field] for cell in full])
             except KeyError:
@@ -116,4 +141,5 @@ class BfrtFacade(SwitchFacade):
         return out
 
     def register_clear(self, register):
+        self._scope(register, False)
         self._call(f"clear {register}", self.client.table_clear, register)

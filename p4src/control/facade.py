@@ -83,48 +83,54 @@ class SwitchFacade(ABC):
 
     # -- registers ----------------------------------------------------------------------
     @abstractmethod
-    def register_write(self, register: str, index: int, data: Data) -> None:
+    def register_write(self, register: str, index: int, data: Data,
+                       pipe: int | None = None) -> None:
         """entry_add/mod at ``$REGISTER_INDEX`` = ``index``; ``data`` by data-field name
-        (``Ingress.aggregator.bitmap.f1``)."""
+        (``Ingress.aggregator.bitmap.f1``); in every pipe, or in pipe ``pipe`` alone."""
+
+    def num_pipes(self) -> int:
+        """The device's pipes (spec 8a; ``device_configuration``'s ``num_pipes``). Every
+        register exists once per pipe: reads name the pipe, writes go to all."""
+        return 1
 
     @abstractmethod
-    def register_read(self, register: str, index: int, from_hw: bool = True) -> dict[str, int]:
+    def register_read(self, register: str, index: int, from_hw: bool = True,
+                      pipe: int = 0) -> dict[str, int]:
         """entry_get at ``$REGISTER_INDEX``; ``from_hw`` syncs from the device first.
-        One value per data field (a real Tofino returns one per pipe; a backend gives
-        pipe 0's)."""
+        One value per data field: pipe ``pipe``'s (a Tofino answers one per pipe)."""
 
     @abstractmethod
     def register_read_range(self, register: str, start: int, count: int,
-                            from_hw: bool = True) -> dict[str, list[int]]:
+                            from_hw: bool = True, pipe: int = 0) -> dict[str, list[int]]:
         """entry_get of ``count`` cells from ``start`` (a BfRuntime batch of gets):
-        data-field name -> list of values."""
+        data-field name -> list of values (pipe ``pipe``'s)."""
 
     @abstractmethod
     def register_clear(self, register: str) -> None:
         """Table clear: every cell back to the register's initial value."""
 
     def register_read_cells(self, register: str, indices: Sequence[int],
-                            from_hw: bool = True) -> dict[int, dict[str, int]]:
-        """entry_get of several cells as one batch: index -> {field: value} (pipe 0).
-        Here one ``register_read`` per cell; a backend where each call is a round trip
-        (gRPC) sends them in one request."""
-        return {i: self.register_read(register, i, from_hw) for i in indices}
+                            from_hw: bool = True, pipe: int = 0) -> dict[int, dict[str, int]]:
+        """entry_get of several cells as one batch: index -> {field: value} (pipe
+        ``pipe``'s). Here one ``register_read`` per cell; a backend where each call is a
+        round trip (gRPC) sends them in one request."""
+        return {i: self.register_read(register, i, from_hw, pipe) for i in indices}
 
     def register_read_values(self, register: str, field: str, indices: Sequence[int],
-                             from_hw: bool = True) -> list[int]:
+                             from_hw: bool = True, pipe: int = 0) -> list[int]:
         """One data field of several cells, in the order of ``indices``: the same batch
         as ``register_read_cells`` without a dict per cell (readback after every frame
         of a closed loop reads 33 one-field registers)."""
-        cells = self.register_read_cells(register, indices, from_hw)
+        cells = self.register_read_cells(register, indices, from_hw, pipe)
         return [cells[i][field] for i in indices]
 
     def registers_read_values(self, fields: Sequence[tuple[str, str]],
-                              indices: Sequence[int],
-                              from_hw: bool = True) -> list[list[int]]:
+                              indices: Sequence[int], from_hw: bool = True,
+                              pipe: int = 0) -> list[list[int]]:
         """``register_read_values`` of several (register, field) pairs at the same
         cells, as one batch (a BfRuntime read request may carry many tables' entries):
         one list per pair, in order."""
-        return [self.register_read_values(r, f, indices, from_hw) for r, f in fields]
+        return [self.register_read_values(r, f, indices, from_hw, pipe) for r, f in fields]
 
 
 def strip_pipe(name: str) -> str:
@@ -133,7 +139,8 @@ def strip_pipe(name: str) -> str:
 
 
 class P4simFacade(SwitchFacade):
-    """The in-process backend: a :class:`p4sim.Switch` running ``p4src/atp.p4``."""
+    """The in-process backend: a :class:`p4sim.Switch` running ``p4src/atp.p4`` (of any
+    number of pipes: writes go to every pipe, reads to the pipe named)."""
 
     def __init__(self, switch) -> None:
         self.switch = switch
@@ -171,8 +178,8 @@ class P4simFacade(SwitchFacade):
                    strip_pipe(table), action, dict(data or {}))
 
     def default_entry_reset(self, table):
-        t = self._call(f"default_entry_reset {table}", self.switch.table, strip_pipe(table))
-        self._call(f"default_entry_reset {table}", t.reset_default)
+        self._call(f"default_entry_reset {table}", self.switch.table_reset_default,
+                   strip_pipe(table))
 
     # -- PRE ----------------------------------------------------------------------------
     def multicast_node_add(self, node_id, rid, ports):
@@ -210,54 +217,71 @@ class P4simFacade(SwitchFacade):
                 self._install_group(mgid)
 
     # -- registers ----------------------------------------------------------------------
+    def num_pipes(self) -> int:
+        return self.switch.num_pipes
+
+    def _pipe(self, pipe: int):
+        """Pipe ``pipe`` of the switch (a one-pipe switch is its own pipe 0)."""
+        if self.switch.num_pipes == 1:
+            if pipe != 0:
+                raise FacadeError(f"pipe {pipe}: this switch has one pipe")
+            return self.switch
+        return self._call(f"pipe {pipe}", self.switch.pipe, pipe)
+
     def _fields(self, register: str) -> tuple[str, ...]:
         """bfrt data-field names of a register: ``<name>.f1`` or ``<name>.<struct field>``."""
         name = strip_pipe(register)
         fields = self._register_fields.get(name)
         if fields is None:
-            reg = self._call(f"register {register}", self.switch.register, name)
+            reg = self._call(f"register {register}", self._pipe(0).register, name)
             names = [f[0] for f in reg.spec.fields if f[0]]
             fields = tuple(f"{name}.{f}" for f in names) if len(names) > 1 else (f"{name}.f1",)
             self._register_fields[name] = fields
         return fields
 
-    def register_write(self, register, index, data):
+    def register_write(self, register, index, data, pipe=None):
         name = strip_pipe(register)
         fields = self._fields(register)
         unknown = set(data) - set(fields)
         if unknown:
             raise FacadeError(f"register {register} has data fields {list(fields)}, "
                               f"not {sorted(unknown)}")
+        pipes = range(self.switch.num_pipes) if pipe is None else (pipe,)
         if len(fields) == 1:
-            value = data[fields[0]]
-        else:
-            current = self.switch.register_read(name, index)
+            sw = self.switch if pipe is None else self._pipe(pipe)
+            self._call(f"register {register}[{index}]", sw.register_write, name, index,
+                       data[fields[0]])
+            return
+        for p in pipes:                             # each pipe keeps its other fields
+            sw = self._pipe(p)
+            current = self._call(f"register {register}[{index}]", sw.register_read, name,
+                                 index)
             value = {f.rsplit(".", 1)[1]: data.get(f, current[f.rsplit(".", 1)[1]])
                      for f in fields}
-        self._call(f"register {register}[{index}]", self.switch.register_write, name,
-                   index, value)
+            self._call(f"register {register}[{index}]", sw.register_write, name, index,
+                       value)
 
-    def register_read(self, register, index, from_hw=True):
+    def register_read(self, register, index, from_hw=True, pipe=0):
         name = strip_pipe(register)
         fields = self._fields(register)
-        value = self._call(f"register {register}[{index}]", self.switch.register_read,
+        value = self._call(f"register {register}[{index}]", self._pipe(pipe).register_read,
                            name, index)
         if len(fields) == 1:
             return {fields[0]: int(value)}
         return {f: int(value[f.rsplit(".", 1)[1]]) for f in fields}
 
-    def _columns(self, register: str) -> tuple:
-        """(size, ((bfrt field, cells), ...)) of a register, looked up once."""
-        found = self._registers.get(register)
+    def _columns(self, register: str, pipe: int = 0) -> tuple:
+        """(size, ((bfrt field, cells), ...)) of a register in one pipe, looked up once."""
+        found = self._registers.get((register, pipe))
         if found is None:
-            reg = self._call(f"register {register}", self.switch.register,
+            reg = self._call(f"register {register}", self._pipe(pipe).register,
                              strip_pipe(register))
-            found = self._registers[register] = (reg.size, tuple(zip(
+            found = self._registers[(register, pipe)] = (reg.size, tuple(zip(
                 self._fields(register), reg.data)))
         return found
 
-    def register_read_values(self, register, field, indices, from_hw=True):
-        size, columns = self._columns(register)
+    def register_read_values(self, register, field, indices, from_hw=True, pipe=0):
+        size, columns = self._columns(register, pipe)
         for name, cells in columns:
             if name == field:
                 break
@@ -270,20 +294,20 @@ class P4simFacade(SwitchFacade):
                                   f"0..{size - 1}")
         return [cells[i] for i in indices]
 
-    def registers_read_values(self, fields, indices, from_hw=True):
+    def registers_read_values(self, fields, indices, from_hw=True, pipe=0):
         # the readback of every frame reads the same 31 value registers: the cells of a
         # given list of pairs are looked up once, then read without a call per register
-        plan = self._plans.get(fields)
+        plan = self._plans.get((fields, pipe))
         if plan is None:
             columns = []
             for register, field in fields:
-                size, named = self._columns(register)
+                size, named = self._columns(register, pipe)
                 cells = dict(named).get(field)
                 if cells is None:
                     raise FacadeError(f"register {register} has data fields "
                                       f"{[name for name, _ in named]}, not {field!r}")
                 columns.append((register, size, cells))
-            plan = self._plans[fields] = (min(size for _, size, _ in columns), columns)
+            plan = self._plans[(fields, pipe)] = (min(size for _, size, _ in columns), columns)
         size, columns = plan
         for i in indices:
             if not isinstance(i, int) or not 0 <= i < size:
@@ -292,11 +316,11 @@ class P4simFacade(SwitchFacade):
                 raise FacadeError(f"register {register}[{i}]: index outside its cells")
         return [[cells[i] for i in indices] for _, _, cells in columns]
 
-    def register_read_cells(self, register, indices, from_hw=True):
+    def register_read_cells(self, register, indices, from_hw=True, pipe=0):
         """One lookup of the register for the whole batch, then the cells themselves:
         the closed loop reads 35 registers after every frame (lockstep's register
         comparison), and a ``register_read`` per cell cost more than the pipeline."""
-        size, columns = self._columns(register)
+        size, columns = self._columns(register, pipe)
         indices = list(indices)
         for i in indices:
             if not isinstance(i, int) or not 0 <= i < size:
@@ -307,10 +331,10 @@ class P4simFacade(SwitchFacade):
             return {i: {field: cells[i]} for i in indices}
         return {i: {f: cells[i] for f, cells in columns} for i in indices}
 
-    def register_read_range(self, register, start, count, from_hw=True):
+    def register_read_range(self, register, start, count, from_hw=True, pipe=0):
         name = strip_pipe(register)
         fields = self._fields(register)
-        reg = self._call(f"register {register}", self.switch.register, name)
+        reg = self._call(f"register {register}", self._pipe(pipe).register, name)
         return {f: list(d[start:start + count]) for f, d in zip(fields, reg.data)}
 
     def register_clear(self, register):

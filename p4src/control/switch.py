@@ -4,7 +4,8 @@ tear a job down, read an aggregator back."""
 from __future__ import annotations
 
 from reference.aggregator import AggregatorState
-from reference.control_plane import SwitchConfig, check_switch_config
+from reference.control_plane import SwitchConfig, SwitchConfigError, check_switch_config
+from reference.pipes import check_job_pipes, pipe_of
 from reference.profiles import SPEC, Profile
 
 from p4src.control.aggregation import AggregatorIndex, AggregatorRegisters
@@ -13,7 +14,8 @@ from p4src.control.facade import SwitchFacade
 from p4src.control.forwarding import Forwarding
 from p4src.control.two_level import TwoLevel
 
-RECIRC_PORT = 68          # RECIRC_PORT in p4src/headers.p4
+RECIRC_PORT = 68          # RECIRC_PORT in p4src/headers.p4: pipe 0's; pipe i's is + 128*i
+PIPE_PORT_MASK = 0x7F     # a port's place in its pipe
 MAX_TIMEOUT_NS = (1 << 31) - 1
 
 
@@ -34,16 +36,22 @@ class AtpControlPlane:
         self.ecn = EcnMarking(facade)
 
     def check(self, config: SwitchConfig) -> None:
-        """The reference's own checks, then what this program adds (register size, the
-        recirculation port, the 32-bit stamp)."""
+        """The reference's own checks, then what this program and its device add
+        (register size, the recirculation ports, the 32-bit stamp, each job's ports in
+        one pipe: spec 8a), before anything is written."""
         check_switch_config(config)
         if config.pool_size > self.pool_max:
             raise _config_error(config, f"pool size {config.pool_size} exceeds the "
                                      f"program's ATP_POOL_MAX={self.pool_max}; build it "
                                      f"with -DATP_POOL_MAX={config.pool_size}")
-        if RECIRC_PORT in config.ports:
-            raise _config_error(config, f"port {RECIRC_PORT} is the recirculation "
-                                     f"port of pipe 0 and cannot be a front port")
+        for port in config.ports:
+            if port & PIPE_PORT_MASK == RECIRC_PORT:
+                raise _config_error(config, f"port {port} is the recirculation port of "
+                                         f"pipe {pipe_of(port)} and cannot be a front port")
+        try:
+            check_job_pipes(config, self.facade.num_pipes())
+        except SwitchConfigError as exc:
+            raise ControlPlaneConfigError(str(exc)) from None
         if not 0 <= config.aggregator_timeout_ns <= MAX_TIMEOUT_NS:
             raise _config_error(config, f"aggregator_timeout {config.aggregator_timeout_ns}"
                                      f" ns must be below 2^31 ns (the 32-bit stamp)")
@@ -70,15 +78,16 @@ class AtpControlPlane:
         self.two_level.remove_job(app_id)
         return self.registers.release_job(app_id)
 
-    def read_aggregator(self, index: int, level: int = 0) -> AggregatorState:
-        return self.registers.read(index, level)
+    def read_aggregator(self, index: int, level: int = 0, pipe: int = 0) -> AggregatorState:
+        return self.registers.read(index, level, pipe)
 
-    def read_aggregators(self, indices, level: int = 0) -> dict[int, AggregatorState]:
-        """Several aggregators, one batched read per register."""
-        return self.registers.read_many(indices, level)
+    def read_aggregators(self, indices, level: int = 0,
+                         pipe: int = 0) -> dict[int, AggregatorState]:
+        """Several aggregators of pipe ``pipe``, one batched read per register."""
+        return self.registers.read_many(indices, level, pipe)
 
     def occupied(self) -> int:
-        """Owned aggregators of both levels (section 10's occupancy)."""
+        """Owned aggregators of both levels in every pipe (section 10's occupancy)."""
         return self.registers.occupied()
 
 

@@ -24,7 +24,7 @@ def compile_with(snippet, where=ANCHOR):
     ("    Hash<bit<16>>(HashAlgorithm_t.CRC16) h0; Register<bit<1>, bit<8>>(4) r0; "
      "ActionSelector(16, h0, SelectorMode_t.FAIR, r0) s0;\n",
      p4sim.UnsupportedError, "stateful ActionSelector"),
-    ("    DirectLpf<bit<16>>() dlpf;\n", p4sim.UnsupportedError, "'DirectLpf'"),
+    ("    DirectWred<bit<16>>() dw;\n", p4sim.P4SemanticError, "takes 2 constructor"),
     ("    MathUnit<bit<16>>(MathOp_t.SQR, 1) mu;\n", p4sim.UnsupportedError, "'MathUnit'"),
     ("    RegisterParam<bit<32>>(5) rp; action a() { hdr.ethernet.dst_addr = (bit<48>)rp.read(); }\n",
      p4sim.P4SemanticError, "read() outside a RegisterAction"),

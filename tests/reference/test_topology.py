@@ -19,7 +19,7 @@ def job(**kw):
 
 def test_ports_and_macs():
     assert [TOPO.host_port(h) for h in ("h0", "h1", "h2", "h3", "h4")] == [1, 2, 3, 1, 2]
-    assert Topology.uplink_port(1) == 101
+    assert Topology((Rack("a", ("h",)), Rack("b", ("g",)))).uplink_port(1) == 101
     assert TOPO.host_mac("h4") == bytes((2, 0, 0, 0, 1, 2))
 
 

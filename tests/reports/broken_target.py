@@ -32,8 +32,8 @@ class DropsCollisionFlag(ReferenceTarget):
             out.append((port, bytes(data)))
         return out
 
-    def read_aggregators(self, indices, level: int = 0):
-        states = super().read_aggregators(indices, level)
+    def read_aggregators(self, indices, level: int = 0, pipe: int = 0):
+        states = super().read_aggregators(indices, level, pipe)
         return {i: dataclasses.replace(s, bitmap=s.bitmap | 0x80) if s.owner else s
                 for i, s in states.items()}
 

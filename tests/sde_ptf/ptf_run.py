@@ -73,10 +73,12 @@ class PtfResult:
 
 
 def ptf_command(test_dir: Path, sde_python: Path, interfaces: dict[int, str],
-                grpc_address: str, log_file: Path) -> list[str]:
+                grpc_address: str, log_file: Path,
+                more_params: dict[str, str] | None = None) -> list[str]:
     host, port = grpc_address.rsplit(":", 1)
     params = (f"arch='tofino';target='asic-model';grpc_server='{host}';"
               f"bfrt_grpc_port='{port}'")
+    params += "".join(f";{k}='{v}'" for k, v in (more_params or {}).items())
     cmd = [str(Path(sys.executable).with_name("ptf")), "--test-dir", str(test_dir),
            "--pypath", str(sde_python), "--pypath", str(sde_python / "p4testutils"),
            "--log-file", str(log_file), "--test-params", params]

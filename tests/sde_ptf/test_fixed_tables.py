@@ -5,6 +5,8 @@ land on what they mean."""
 from __future__ import annotations
 
 import json
+import os
+from pathlib import Path
 
 import pytest
 
@@ -33,17 +35,42 @@ def sde_tables() -> dict:
             for t in json.loads((REFERENCE / f).read_text())["tables"]}
 
 
+# tables whose SDE schema is not in bf_switchd-reference, and where it is
+ELSEWHERE = {"$mirror.cfg": "pkgsrc/bf-drivers/src/bf_rt/bf_rt_mirror/bf_rt_mirror_tf1.json"}
+
+
+def _check_table(ours: dict, sde: dict) -> None:
+    assert (ours["id"], ours["table_type"]) == (sde["id"], sde["table_type"])
+    assert [(k["name"], k["id"], k["type"]["type"]) for k in ours["key"]] == \
+        [(k["name"], k["id"], k["type"]["type"]) for k in sde["key"]]
+    theirs = _fields(sde)
+    for name, spec in _fields(ours).items():
+        assert theirs.get(name) == spec, f"{ours['name']} field {name}"
+    assert set(ours["attributes"]) <= set(sde.get("attributes", [])), ours["name"]
+
+
+def test_mirror_cfg_is_the_sdes():
+    """$mirror.cfg against open-p4studio's own schema, from the checkout $OPEN_P4STUDIO
+    names (tests/sde_ptf/sde_examples.py)."""
+    root = os.environ.get("OPEN_P4STUDIO")
+    path = Path(root) / ELSEWHERE["$mirror.cfg"] if root else None
+    if path is None or not path.is_file():
+        pytest.skip(f"no open-p4studio checkout with {ELSEWHERE['$mirror.cfg']}: set "
+                    f"OPEN_P4STUDIO to one")
+    [sde] = [t for t in json.loads(path.read_text())["tables"] if t["name"] == "$mirror.cfg"]
+    [ours] = [t for t in fixed_schema()["tables"] if t["name"] == "$mirror.cfg"]
+    _check_table(ours, sde)
+    assert [(a["name"], a["id"]) for a in ours["action_specs"]] == \
+        [(a["name"], a["id"]) for a in sde["action_specs"]]
+
+
 def test_fixed_tables_are_the_sdes(sde_tables):
     for ours in fixed_schema()["tables"]:
+        if ours["name"] in ELSEWHERE:
+            continue            # test_mirror_cfg_is_the_sdes
         sde = sde_tables.get(ours["name"])
         assert sde is not None, f"bf_switchd has no table {ours['name']}"
-        assert (ours["id"], ours["table_type"]) == (sde["id"], sde["table_type"])
-        assert [(k["name"], k["id"], k["type"]["type"]) for k in ours["key"]] == \
-            [(k["name"], k["id"], k["type"]["type"]) for k in sde["key"]]
-        theirs = _fields(sde)
-        for name, spec in _fields(ours).items():
-            assert theirs.get(name) == spec, f"{ours['name']} field {name}"
-        assert set(ours["attributes"]) <= set(sde.get("attributes", [])), ours["name"]
+        _check_table(ours, sde)
 
 
 def test_port_table_answers_what_the_sde_port_utilities_read(sde_client):

@@ -19,9 +19,10 @@ def program_path(name: str) -> Path:
 
 
 @contextlib.contextmanager
-def serving(name: str, ports: dict[int, str] | None = None):
-    """(address, device) of a BfRuntime server for program ``name`` on a free port."""
-    dev = SoftDevice(p4sim.compile_file(program_path(name)), name, ports)
+def serving(name: str, ports: dict[int, str] | None = None, pipes: int = 1):
+    """(address, device) of a BfRuntime server for program ``name`` (on a device of
+    ``pipes`` pipes) on a free port."""
+    dev = SoftDevice(p4sim.compile_file(program_path(name)), name, ports, pipes=pipes)
     srv = BfRuntimeServer(dev, "127.0.0.1:0")
     srv.start()
     try:

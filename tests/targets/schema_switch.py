@@ -18,6 +18,7 @@ import grpc
 
 from bfruntime import bfruntime_pb2 as pb
 from bfruntime.info import BfrtInfo, TableInfo, decode_int, encode_int
+from p4sim.switchd import device_configuration
 from p4sim.switchd.bfrt_schema import fixed_schema
 from p4sim.switchd.device import DeviceError
 
@@ -68,7 +69,7 @@ class SchemaDevice:
         self.registers.setdefault(t.name, {})[index] = {field: value}
 
     # ------------------------------------------------------------------ server entry points
-    def write(self, update: pb.Update) -> None:
+    def write(self, update: pb.Update, pipe_id: int = 0xFFFF, journal=None) -> None:
         if update.entity.WhichOneof("entity") != "table_entry":
             raise DeviceError(grpc.StatusCode.UNIMPLEMENTED, "only table_entry writes")
         te = update.entity.table_entry
@@ -89,11 +90,13 @@ class SchemaDevice:
                 raise DeviceError(grpc.StatusCode.UNIMPLEMENTED,
                                   f"{t.table_type} {t.name} is not served here")
 
-    def read(self, entity: pb.Entity):
+    def read(self, entity: pb.Entity, pipe_id: int = 0xFFFF):
         if entity.WhichOneof("entity") != "table_entry":
             raise DeviceError(grpc.StatusCode.UNIMPLEMENTED, "only table_entry reads")
         te = entity.table_entry
         t = self.info.table_by_id(te.table_id)
+        if t is not None and t.table_type == "DevConfigure":     # a one-pipe device
+            return list(device_configuration.read(t, device_configuration.values({}, 68)))
         if t is None or t.table_type != "Register":
             raise DeviceError(grpc.StatusCode.UNIMPLEMENTED, "only register reads")
         with self.lock:

@@ -4,7 +4,7 @@ every other target while every write goes through bfrt_grpc, unmodified."""
 
 import bfrt_grpc.client as gc
 
-from p4src.control.facade import SwitchFacade, strip_pipe
+from p4src.control.facade import FacadeError, SwitchFacade, strip_pipe
 
 
 class SdeFacade(SwitchFacade):
@@ -82,13 +82,16 @@ class SdeFacade(SwitchFacade):
         t = self._table("$pre.mgid")
         t.entry_del(self.target, [t.make_key([gc.KeyTuple("$MGID", mgid)])])
 
-    # -- registers (a read gives pipe 0's value, as the facade specifies)
-    def register_write(self, register, index, data):
+    # -- registers (every pipe written; a read gives the pipe asked for of the values the
+    # device answers, one per pipe)
+    def register_write(self, register, index, data, pipe=None):
+        if pipe not in (None, 0):
+            raise FacadeError(f"register {register}: this test writes every pipe, not {pipe}")
         t = self._table(register)
         t.entry_add(self.target, [t.make_key([gc.KeyTuple("$REGISTER_INDEX", index)])],
                     [t.make_data([gc.DataTuple(k, v) for k, v in data.items()])])
 
-    def register_read_cells(self, register, indices, from_hw=True):
+    def register_read_cells(self, register, indices, from_hw=True, pipe=0):
         t = self._table(register)
         indices = list(indices)
         keys = [t.make_key([gc.KeyTuple("$REGISTER_INDEX", i)]) for i in indices]
@@ -96,15 +99,15 @@ class SdeFacade(SwitchFacade):
         for data, key in t.entry_get(self.target, keys, {"from_hw": from_hw}):
             cell = data.to_dict()
             index = key.to_dict()["$REGISTER_INDEX"]["value"]
-            out[index] = {name: cell[name][0] for name in cell
+            out[index] = {name: cell[name][pipe] for name in cell
                           if name.startswith(strip_pipe(t.info.name_get()) + ".")}
         return out
 
-    def register_read(self, register, index, from_hw=True):
-        return self.register_read_cells(register, [index], from_hw)[index]
+    def register_read(self, register, index, from_hw=True, pipe=0):
+        return self.register_read_cells(register, [index], from_hw, pipe)[index]
 
-    def register_read_range(self, register, start, count, from_hw=True):
-        cells = self.register_read_cells(register, range(start, start + count), from_hw)
+    def register_read_range(self, register, start, count, from_hw=True, pipe=0):
+        cells = self.register_read_cells(register, range(start, start + count), from_hw, pipe)
         out = {}
         for i in range(start, start + count):
             for name, v in cells[i].items():
