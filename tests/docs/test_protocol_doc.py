@@ -278,10 +278,13 @@ def test_numbering_matches_the_specification():
 def test_spec_numbering_parser_counts_bullets_and_numbered_items():
     text = ("## 1. A\n- one\n  more\n- two\n## 4. B\nintro\n1. x\n2. y\n"
             "## 5. C\n- a\n- b\nA closing\nparagraph.\n## 2. D\nno list\n"
-            "## 3. E\n- e\n\n## 3a. Aside\nText.\n- not 3.2\n## Revisions\n- not 3.3\n")
+            "## 3. E\n- e\n\n## 3a. Aside\nText.\n- its own 3a.1, not 3.2\n"
+            "## Revisions\n- not 3.3, not 3a.2\n")
+    # a lettered section (the spec's "8a. Pipes") numbers its own items; an unnumbered
+    # heading ("Revisions") ends the section before it and numbers nothing
     assert spec_numbering(text) == {"1": ("A", ["1.1", "1.2"]), "4": ("B", ["4.1", "4.2"]),
                                     "5": ("C", ["5.1", "5.2", "5.3"]), "2": ("D", []),
-                                    "3": ("E", ["3.1"])}
+                                    "3": ("E", ["3.1"]), "3a": ("Aside", ["3a.1"])}
 
 
 # -- (c) a made-up id fails ----------------------------------------------------------
