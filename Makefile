@@ -9,7 +9,7 @@ PYTEST_ARGS ?=
 ALLURE_RESULTS ?= reports/allure-results
 ALLURE_REPORT ?= reports/allure-report
 
-.PHONY: conformance test bench demo report report-deps constraints clean bfruntime-stubs verbs-emu atp-release
+.PHONY: conformance test bench demo report report-deps constraints clean bfruntime-stubs verbs-emu atp-release mutation
 
 # versions pinned by constraints.txt (regenerate with `make constraints`)
 $(VENV)/.installed: pyproject.toml constraints.txt
@@ -47,6 +47,13 @@ atp-release: $(VENV)/.installed
 demo: $(VENV)/.installed
 	$(PY) -m host_stack.demo
 
+# How strong is the gate: every mutant of atp.p4 (both builds) against the conformance
+# suite on p4sim (docs/mutation.md): reports/mutation.json, allure results per mutant.
+# Hours on a shared 2-core machine; MUTATION_ARGS="--p4-build=tofino --resume" etc.
+MUTATION_ARGS ?=
+mutation: $(VENV)/.installed
+	nice -n 5 $(PY) -m atp_fixtures.mutation run --alluredir=reports/allure-results-mutation $(MUTATION_ARGS)
+
 # Allure 3 (Node, no Java) and playwright-core, at the versions of reports/package-lock.json
 reports/node_modules/.installed: reports/package.json reports/package-lock.json
 	@command -v npm >/dev/null || { echo "make report needs Node.js >= 20 and npm (Debian: apt-get install nodejs npm)"; exit 1; }
@@ -72,7 +79,8 @@ RUN_OUTPUTS := reports/allure-results reports/allure-results-release \
 	reports/allure-results-softswitch reports/summary-softswitch.json \
 	reports/allure-report reports/artifacts reports/summary.json \
 	reports/summary-tofino-model.json reports/p4-coverage-spec.json \
-	reports/p4-coverage-atp-release.json
+	reports/p4-coverage-atp-release.json reports/mutation.json reports/mutation-ci.json \
+	reports/allure-results-mutation
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis reports/node_modules $(RUN_OUTPUTS) \

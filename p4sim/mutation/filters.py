@@ -13,6 +13,7 @@ import hashlib
 from pathlib import Path
 
 from .. import compile_file
+from ..ast import N
 from ..errors import Loc, P4SimError
 
 _SKIPPED_FIELDS = {"loc", "cov_entries", "coverage_points", "coverage_counts", "code"}
@@ -30,8 +31,8 @@ def fingerprint(program) -> str:
             return
         if isinstance(x, (str, int, float, bool, type(None), bytes)):
             h.update(repr(x).encode())
-        elif isinstance(x, Loc):
-            return
+        elif isinstance(x, (Loc, N)):
+            return                    # where, and the source as written: not behaviour
         elif isinstance(x, dict):
             h.update(b"{")
             for k in sorted(x, key=repr):

@@ -365,10 +365,12 @@ def _split_width(text: str) -> tuple[str, str]:
 def _spell(value: int, like: str) -> str:
     """``value`` written in the base of the literal ``like``."""
     low = like[:2].lower()
+    digits = len(like) - 2
     if low == "0x":
-        return like[:2] + format(value, "x" if like[2:].islower() or like[2:].isdigit() else "X")
+        spec = "x" if like[2:].islower() or like[2:].isdigit() else "X"
+        return like[:2] + format(value, f"0{digits}{spec}")
     if low == "0b":
-        return like[:2] + format(value, "b")
+        return like[:2] + format(value, f"0{digits}b")
     return str(value)
 
 
