@@ -190,6 +190,12 @@ class SourceMap:
         i, n = 0, len(self.tokens) - 1            # the last token is eof
         for path in sorted({t.loc.file for t in self.tokens[:n]}):
             self.source(path)                     # every file's #defines, before aligning
+        for root in self.roots:                   # and those of headers of defines only
+            for path in sorted(Path(root).rglob("*"))[:2000]:
+                if path.suffix in (".p4", ".h", ".p4h") and path.is_file() and \
+                        str(path) not in self.files and \
+                        all(Path(f).resolve() != path for f in self.files):
+                    self.source(str(path))
         self._all_defines = self._defines()
         while i < n:
             loc = self.tokens[i].loc
