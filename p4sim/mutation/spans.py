@@ -52,18 +52,50 @@ def children(node):
                 out.append(v)
             elif isinstance(v, (list, tuple)):
                 stack[:0] = list(v)
+            elif isinstance(v, dict):             # a table's properties
+                stack[:0] = list(v.values())
     return out
 
 
-def fill_spans(node) -> None:
-    """Give every node without a span the union of its children's spans."""
+def fill_spans(node, tokens) -> None:
+    """Give every node without a span the union of its children's spans; a postfix
+    node (``a.b``, ``a[i]``, ``a[h:l]``, ``f(x)``) spans from its base to its end (the
+    ``postfix`` production starts after the base, so its own record is not used)."""
     kids = children(node)
     for kid in kids:
-        fill_spans(kid)
-    if "span" not in node.__dict__:
+        fill_spans(kid, tokens)
+    base = {"member": "expr", "index": "expr", "slice": "expr", "call": "fn"}.get(node.k)
+    base_node = node.get(base) if base is not None else None
+    if isinstance(base_node, N) and "span" in base_node.__dict__:
+        first, last = getattr(node, base).span
+        if node.k == "member":
+            node.span = (first, last + 2)            # . name
+        else:
+            node.span = (first, _closing(tokens, last + 1))
+    elif "span" not in node.__dict__:
         spans = [k.span for k in kids if "span" in k.__dict__]
         if spans:
             node.span = (min(s[0] for s in spans), max(s[1] for s in spans))
+
+
+def _closing(tokens, i: int) -> int:
+    """Index of the bracket closing the '(' / '[' / '<' at ``i`` (a call's type
+    arguments ``f<T>(x)`` run on to its argument list)."""
+    pairs = {"(": ")", "[": "]", "<": ">"}
+    while True:
+        opening = tokens[i].kind
+        depth = 0
+        for j in range(i, len(tokens)):
+            if tokens[j].kind == opening:
+                depth += 1
+            elif tokens[j].kind == pairs[opening]:
+                depth -= 1
+                if depth == 0:
+                    break
+        if opening == "<" and j + 1 < len(tokens) and tokens[j + 1].kind == "(":
+            i = j + 1
+            continue
+        return j
 
 
 def parse_with_spans(text: str, filename: str, builtin_types=()):
@@ -73,7 +105,7 @@ def parse_with_spans(text: str, filename: str, builtin_types=()):
     parser.scopes[0].update(builtin_types)
     decls = parser.program()
     for d in decls:
-        fill_spans(d)
+        fill_spans(d, tokens)
     return decls, tokens
 
 
