@@ -71,14 +71,118 @@ def fingerprint(program) -> str:
     return h.hexdigest()
 
 
+def canonical_tables(program) -> dict[tuple, tuple[list[int], bool]]:
+    """Per table with const entries (by its file:line:col): the entries' canonical order
+    -- an entry that an earlier one covers entirely never matches (dropped), entries
+    that cannot match the same key are in no order (sorted) -- and whether an entry
+    matches every key (then the default never runs)."""
+    out = {}
+    for spec in program.tables.values():
+        entries = spec.const_entries
+        if not entries:
+            continue
+        sets = [_match_set(e[0][1], spec.keys) for e in entries]
+        if any(s is None for s in sets):              # a range key: kept as written
+            continue
+        live = [i for i in range(len(entries))
+                if not any(_covers(sets[j], sets[i]) for j in range(i))]
+        order = _canonical_order(live, sets,
+                                 lambda i: repr((entries[i][0][1], entries[i][1:3])))
+        catch_all = next((i for i in live if all(m == 0 for _, m in sets[i])), None)
+        out[(spec.loc.file, spec.loc.line, spec.loc.col)] = (order, catch_all)
+    return out
+
+
+def _canonicalize(canon):
+    """A transform for compile_file: const entries in canonical order; an unreachable
+    default replaced by the action of the entry that matches every key."""
+    def transform(decls):
+        stack = list(decls)
+        while stack:
+            n = stack.pop()
+            if not isinstance(n, N):
+                continue
+            if n.k == "table" and "entries" in n.props:
+                where = (n.loc.file, n.loc.line, n.loc.col)
+                if where in canon:
+                    order, catch_all = canon[where]
+                    entries = n.props["entries"].value
+                    n.props["entries"].value = [entries[i] for i in order]
+                    if catch_all is not None:
+                        old = n.props.get("default_action")
+                        n.props["default_action"] = N(
+                            "prop", old.loc if old is not None else n.loc,
+                            value=entries[catch_all].action,
+                            const=old.const if old is not None else False)
+                continue
+            for v in vars(n).values():
+                if isinstance(v, N):
+                    stack.append(v)
+                elif isinstance(v, list):
+                    stack.extend(v)
+    return transform
+
+
+def _match_set(norm, keys):
+    """[(value, mask)] per key field, or None for a range field."""
+    out = []
+    for (kind, v, m), key in zip(norm, keys):
+        full = (1 << key.width) - 1
+        if kind == 0:
+            out.append((v & full, full))
+        elif kind == 1:
+            out.append((v & m, m))
+        else:
+            return None
+    return out
+
+
+def _covers(a, b) -> bool:
+    """Every key b matches, a matches."""
+    return all(ma & mb == ma and vb & ma == va for (va, ma), (vb, mb) in zip(a, b))
+
+
+def _overlap(a, b) -> bool:
+    return all((va ^ vb) & ma & mb == 0 for (va, ma), (vb, mb) in zip(a, b))
+
+
+def _canonical_order(items, sets, key):
+    """The entries in an order that keeps every overlapping pair as written (which one
+    wins there) and sorts the rest: the same list for every equivalent order."""
+    pending = list(items)
+    out = []
+    while pending:
+        ready = [i for n, i in enumerate(pending)
+                 if not any(_overlap(sets[j], sets[i]) for j in pending[:n])]
+        first = min(ready, key=key)
+        out.append(first)
+        pending.remove(first)
+    return out
+
+
 def compile_verdict(path: Path, include_dirs, defines, original: str) -> tuple[str, str]:
     """("refused", the error) / ("equivalent", "") / ("compiles", "") for the program at
     ``path``, against the original's ``fingerprint``."""
     try:
-        program = compile_file(str(path), include_dirs=[str(d) for d in include_dirs],
-                               defines=defines, coverage=False)
+        program = canonical_compile(path, include_dirs, defines)
     except P4SimError as e:
         return "refused", str(e)
     except RecursionError:
         return "refused", "program nested too deeply"
     return ("equivalent", "") if fingerprint(program) == original else ("compiles", "")
+
+
+def canonical_compile(path, include_dirs, defines):
+    """p4sim's program of ``path`` with every table's const entries in canonical order
+    (see canonical_tables), so that two programs whose tables look up alike compile
+    alike; the fingerprint of the original is taken from this too."""
+    includes = [str(d) for d in include_dirs]
+    first = compile_file(str(path), include_dirs=includes, defines=defines, coverage=False)
+    return compile_file(str(path), include_dirs=includes, defines=defines, coverage=False,
+                        transform=_canonicalize(canonical_tables(first)))
+
+
+def program_fingerprint(path, include_dirs=(), defines=None) -> str:
+    """The fingerprint of the program at ``path`` (canonical tables): what a mutant's is
+    compared with."""
+    return fingerprint(canonical_compile(path, include_dirs, defines))

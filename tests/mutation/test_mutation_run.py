@@ -14,9 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from p4sim import compile_file
 from p4sim.mutation import generate
-from p4sim.mutation.filters import fingerprint
+from p4sim.mutation.filters import program_fingerprint
 
 from atp_fixtures.mutation import declared
 from atp_fixtures.mutation.program import ATP_PROGRAM, ProgramUnderTest
@@ -31,9 +30,7 @@ def _worker(tmp_path: Path, program: ProgramUnderTest, mutant, extra=()) -> dict
     defines = program.build_defines()
     job = {"workdir": str(tmp_path / "w"), "result": str(tmp_path / "result.json"),
            "program": program.to_json(), "defines": defines,
-           "fingerprint": fingerprint(compile_file(str(program.main),
-                                                   [str(d) for d in program.include_dirs],
-                                                   defines, coverage=False)),
+           "fingerprint": program_fingerprint(program.main, program.include_dirs, defines),
            "order": None, "mutant": mutant_job(mutant), "pytest_args": list(extra)}
     (tmp_path / "w").mkdir()
     (tmp_path / "job.json").write_text(json.dumps(job))

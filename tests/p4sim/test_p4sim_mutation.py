@@ -8,9 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from p4sim import compile_file
 from p4sim.mutation import OPERATORS, generate
-from p4sim.mutation.filters import compile_verdict, fingerprint
+from p4sim.mutation.filters import compile_verdict, program_fingerprint
 
 ROOT = Path(__file__).resolve().parents[2]
 ATP = ROOT / "p4src" / "atp.p4"
@@ -145,7 +144,7 @@ def test_small_program_operators_and_defines(tmp_path):
 def test_filters_refused_equivalent_and_compiling(tmp_path):
     path = tmp_path / "small.p4"
     path.write_text(SMALL)
-    original = fingerprint(compile_file(str(path), coverage=False))
+    original = program_fingerprint(path)
     by_id = {m.id: m for m in generate(str(path), [], {})}
 
     def verdict(m):
