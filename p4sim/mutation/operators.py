@@ -153,6 +153,7 @@ class Operators:
                              Edit(*span, "\1", copy=nxt), Edit(*nxt, "\1", copy=span))
                 self.action_choices("entry_action", t, e.action, names,
                                     f"table {t.name}: const entry {n} runs")
+                self.expression(e.action)           # its action data (masks, ports)
         if "default_action" in props:
             prop = props["default_action"]
             first = self.idx(prop)
@@ -162,6 +163,7 @@ class Operators:
                      f"(NoAction)", Edit(first, last, ""))
             self.action_choices("default_action", t, prop.value, names,
                                 f"table {t.name}: default action")
+            self.expression(prop.value)
 
     def action_choices(self, op, t, call, names, what) -> None:
         if call.k != "call" or call.fn.k != "name":
