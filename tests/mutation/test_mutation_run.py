@@ -146,7 +146,10 @@ def test_suite_plugin_orders_and_records_the_first_failure(pytester):
     got = json.loads(result_file.read_text())
     assert got["first_failure"]["test"] == "test_x.py::test_b"
     assert got["first_failure"]["rule"] == "4.3" and "b broke" in got["first_failure"]["message"]
-    assert got["outcomes"] == {"test_x.py::test_c": "passed", "test_x.py::test_b": "failed"}
+    # test_a, unknown to the order (newer than the baseline), runs first
+    assert got["outcomes"] == {"test_x.py::test_a": "passed", "test_x.py::test_c": "passed",
+                               "test_x.py::test_b": "failed"}
+    assert list(got["outcomes"]) == ["test_x.py::test_a", "test_x.py::test_c", "test_x.py::test_b"]
 
 
 @pytest.mark.slow
