@@ -173,8 +173,8 @@ def test_a_run_kills_a_mutant_and_writes_its_verdict(tmp_path):
     result = json.loads(out.read_text())["builds"]["wide"]
     (entry,) = result["mutants"]
     assert entry["status"] == "killed", entry
-    assert entry["killed_by"]["test"].startswith("conformance/test_exactly_once.py::"
-                                                 "test_corpus_results_are_exact_sums")
+    assert entry["killed_by"]["test"].startswith("conformance/test_")
+    assert entry["killed_by"]["rule"] and entry["tests_run"] >= 1
     assert result["counts"]["killed"] == 1 and result["score"] == 1.0
     assert "mutation wide: 1/1 [killed 1]" in done.stderr
     assert len(list((tmp_path / "allure").glob("*-result.json"))) == 1
