@@ -52,7 +52,7 @@ def test_family_kills_its_mutant(name, mutant_id, tmp_path):
     mutants = {m.id: m for m in generate(str(ATP_PROGRAM), [], program.build_defines())}
     assert mutant_id in mutants, f"{mutant_id} is no longer a mutant of atp.p4: update {name}"
     copy = program.copy_to(tmp_path)
-    mutants[mutant_id].write(lambda path: program.in_copy(copy, path))
+    program.write_mutant(copy, mutants[mutant_id])
     done = _suite(FAMILIES[name], copy.main.parent, tmp_path)
     assert done.returncode == 1, (f"family {name} lets {mutant_id} through "
                                   f"(exit {done.returncode}):\n{(done.stdout + done.stderr)[-3000:]}")

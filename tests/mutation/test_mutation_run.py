@@ -47,7 +47,7 @@ def test_a_mutant_is_written_into_a_copy_never_into_the_program(tmp_path):
     m = next(m for m in generate(str(ATP_PROGRAM), [], program.build_defines())
              if m.operator == "negate_ra_if")
     copy = program.copy_to(tmp_path)
-    m.write(lambda path: program.in_copy(copy, path))
+    program.write_mutant(copy, m)
     changed = [p.name for p in copy.main.parent.glob("*.p4")
                if p.read_text() != before[p.name]]
     assert changed == [m.file]
@@ -75,7 +75,7 @@ def test_user_program_with_include_dir_and_define(tmp_path):
     m = next(m for m in generate(str(program.main), [str(inc)], program.build_defines())
              if m.file == "consts.p4")
     copy = program.copy_to(tmp_path / "copy")
-    m.write(lambda path: program.in_copy(copy, path))
+    program.write_mutant(copy, m)
     assert (copy.include_dirs[0] / "consts.p4").read_text() != (inc / "consts.p4").read_text()
     env = copy.suite_env()
     assert env["ATP_P4_PROGRAM"] == str(copy.main)
