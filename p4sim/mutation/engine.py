@@ -72,10 +72,15 @@ def relative_names(smap: SourceMap, roots) -> dict[str, str]:
 
 
 def _place_range(smap: SourceMap, first: int, last: int):
-    a, b = smap.places.get(first), smap.places.get(last)
-    if a is None or b is None or a.path != b.path or a.origin != b.origin or a.start > b.end:
-        raise Unmappable()
-    return a.path, a.start, b.end
+    """The source text of tokens first..last: where they are written, or, when their
+    ends come from different places (a range that starts or ends inside a macro use),
+    the text of the uses around them."""
+    for places in (smap.places, smap.use_sites):
+        a, b = places.get(first), places.get(last)
+        if a is not None and b is not None and a.path == b.path and \
+                a.origin == b.origin and a.start <= b.end:
+            return a.path, a.start, b.end
+    raise Unmappable()
 
 
 def _source_edit(smap: SourceMap, edit) -> SourceEdit:

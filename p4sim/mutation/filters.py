@@ -93,10 +93,61 @@ def canonical_tables(program) -> dict[tuple, tuple[list[int], bool]]:
     return out
 
 
+_ANY = (1 << 128) - 1      # an exact select value: every bit compared (widths unknown here)
+
+
+def _select_sets(case, consts):
+    """[(value, mask)] of a select case, or None when a keyset is not a plain value,
+    named constant, mask or default."""
+    out = []
+    for ks in case.keys:
+        if ks.k == "ks_default":
+            out.append((0, 0))
+            continue
+        if ks.k not in ("ks_expr", "ks_mask"):
+            return None
+        value = _const_value(ks.value, consts)
+        mask = _ANY if ks.k == "ks_expr" else _const_value(ks.mask, consts)
+        if value is None or mask is None:
+            return None
+        out.append((value & mask, mask))
+    return out
+
+
+def _const_value(e, consts):
+    if e.k == "int":
+        return e.value
+    if e.k == "name":
+        return consts.get(e.name)
+    return None
+
+
+def _canonical_selects(decls) -> None:
+    """Parser select cases in canonical order, a case an earlier one covers dropped: the
+    same parser for every order of cases that cannot match the same key."""
+    consts = {d.name: d.value.value for d in decls
+              if d.k == "const" and d.value is not None and d.value.k == "int"}
+    for d in decls:
+        for state in (d.get("states") or []) if d.k == "parser" else []:
+            trans = state.trans
+            if trans is None or trans.k != "select":
+                continue
+            sets = [_select_sets(c, consts) for c in trans.cases]
+            if any(x is None for x in sets):
+                continue
+            live = [i for i in range(len(sets))
+                    if not any(_covers(sets[j], sets[i]) for j in range(i))]
+            order = _canonical_order(live, sets,
+                                     lambda i: repr((sets[i], trans.cases[i].state)))
+            trans.cases = [trans.cases[i] for i in order]
+
+
 def _canonicalize(canon):
     """A transform for compile_file: const entries in canonical order; an unreachable
-    default replaced by the action of the entry that matches every key."""
+    default replaced by the action of the entry that matches every key; parser select
+    cases in canonical order."""
     def transform(decls):
+        _canonical_selects(decls)
         stack = list(decls)
         while stack:
             n = stack.pop()

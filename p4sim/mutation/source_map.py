@@ -165,6 +165,9 @@ class SourceMap:
         self.roots = [str(Path(r).resolve()) for r in roots]
         self.files: dict[str, SourceFile | None] = {}
         self.places: dict[int, Place] = {}
+        # the text that made each token where it is used: the token itself, or the whole
+        # macro use (NAME or NAME(args)) that expanded to it
+        self.use_sites: dict[int, Place] = {}
         self._build()
 
     def text_of(self, i: int) -> str:
@@ -222,6 +225,7 @@ class SourceMap:
         raw = src.tokens
         while e < end and r < len(raw):
             found: list[tuple[int, Place]] = []
+            e0, r0 = e, r
             try:
                 e, r = self._align_one(raw, r, e, end, {}, defines, src.path, None, found, ())
             except _Mismatch:
@@ -229,6 +233,9 @@ class SourceMap:
             finally:
                 for idx, place in found:
                     self.places.setdefault(idx, place)
+            use = Place(src.path, raw[r0].start, raw[r - 1].end)
+            for idx in range(e0, e):
+                self.use_sites.setdefault(idx, use)
 
     def _align_one(self, seq, j, e, end, env, defines, path, origin, found, active):
         """Align source token seq[j] (and, for a macro use, its arguments) with the

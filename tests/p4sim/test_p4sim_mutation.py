@@ -164,3 +164,27 @@ def test_filters_refused_equivalent_and_compiling(tmp_path):
     (tmp_path / "same").mkdir()
     (tmp_path / "same" / "small.p4").write_text(SMALL.replace("md.n = 0;", "md.n = 8w0;"))
     assert compile_verdict(tmp_path / "same" / "small.p4", [], {}, original)[0] == "equivalent"
+
+
+def test_order_of_disjoint_rows_and_cases_is_no_mutant(tmp_path):
+    """Swapping two const entries or two select cases that cannot match the same key,
+    or replacing a default no key reaches, compiles to the same (canonical) program;
+    swapping a case with ``default`` does not."""
+    path = tmp_path / "small.p4"
+    path.write_text(SMALL)
+    original = program_fingerprint(path)
+    by_op = {}
+    for m in generate(str(path), [], {}):
+        by_op.setdefault(m.operator, []).append(m)
+
+    def verdict(m):
+        copy = tmp_path / m.id.replace("/", "_").replace("#", "_")
+        copy.mkdir()
+        m.write(lambda p: copy / Path(p).name)
+        return compile_verdict(copy / "small.p4", [], {}, original)[0]
+
+    swaps = {m.description.split(": ", 1)[1]: verdict(m) for m in by_op["swap_select"]}
+    assert swaps == {
+        "select cases '0x88B5 : accept ;' and '0x0800 : accept ;' swapped": "equivalent",
+        "select cases '0x0800 : accept ;' and 'default : reject ;' swapped": "compiles"}, swaps
+    assert [verdict(m) for m in by_op["swap_entries"]] == ["equivalent"]    # exact keys
