@@ -80,7 +80,7 @@ RUN_OUTPUTS := reports/allure-results reports/allure-results-release \
 	reports/allure-report reports/artifacts reports/summary.json \
 	reports/summary-tofino-model.json reports/p4-coverage-spec.json \
 	reports/p4-coverage-atp-release.json reports/mutation.json reports/mutation-ci.json \
-	reports/allure-results-mutation
+	reports/allure-results-mutation reports/allure-report-mutation
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis reports/node_modules $(RUN_OUTPUTS) \
