@@ -24,7 +24,8 @@ def canonical_tables(program) -> dict[tuple, tuple[list[int], bool]]:
         live = [i for i in range(len(entries))
                 if not any(_covers(sets[j], sets[i]) for j in range(i))]
         order = _canonical_order(live, sets,
-                                 lambda i: repr((entries[i][0][1], entries[i][1:3])))
+                                 lambda i: repr((entries[i][0][1], entries[i][1:3])),
+                                 lambda i: entries[i][1:3])
         catch_all = next((i for i in live if all(m == 0 for _, m in sets[i])), None)
         out[(spec.loc.file, spec.loc.line, spec.loc.col)] = (order, catch_all)
     return out
@@ -75,7 +76,8 @@ def _canonical_selects(decls) -> None:
             live = [i for i in range(len(sets))
                     if not any(_covers(sets[j], sets[i]) for j in range(i))]
             order = _canonical_order(live, sets,
-                                     lambda i: repr((sets[i], trans.cases[i].state)))
+                                     lambda i: repr((sets[i], trans.cases[i].state)),
+                                     lambda i: trans.cases[i].state)
             trans.cases = [trans.cases[i] for i in order]
 
 
@@ -134,14 +136,17 @@ def _overlap(a, b) -> bool:
     return all((va ^ vb) & ma & mb == 0 for (va, ma), (vb, mb) in zip(a, b))
 
 
-def _canonical_order(items, sets, key):
-    """The entries in an order that keeps every overlapping pair as written (which one
-    wins there) and sorts the rest: the same list for every equivalent order."""
+def _canonical_order(items, sets, key, outcome):
+    """The entries in an order that keeps every overlapping pair with different outcomes
+    (``outcome(i)``: the action and its data, the next state) as written -- which one
+    wins there -- and sorts the rest: the same list for every equivalent order (where two
+    entries match the same key, the first match is one of the same outcome either way)."""
     pending = list(items)
     out = []
     while pending:
         ready = [i for n, i in enumerate(pending)
-                 if not any(_overlap(sets[j], sets[i]) for j in pending[:n])]
+                 if not any(_overlap(sets[j], sets[i]) and outcome(j) != outcome(i)
+                            for j in pending[:n])]
         first = min(ready, key=key)
         out.append(first)
         pending.remove(first)
