@@ -188,3 +188,21 @@ def test_order_of_disjoint_rows_and_cases_is_no_mutant(tmp_path):
         "select cases '0x88B5 : accept ;' and '0x0800 : accept ;' swapped": "equivalent",
         "select cases '0x0800 : accept ;' and 'default : reject ;' swapped": "compiles"}, swaps
     assert [verdict(m) for m in by_op["swap_entries"]] == ["equivalent"]    # exact keys
+
+
+def test_overlapping_rows_of_one_outcome_are_in_no_order(atp_mutants, tmp_path):
+    """atp.p4's output table: rows 0 and 1 overlap but both drop (equivalent when
+    swapped); rows 4 and 5 overlap with different actions (a real mutant)."""
+    original = program_fingerprint(ATP, [], WIDE)
+    by_id = {m.id: m for m in atp_mutants}
+
+    def verdict(mid):
+        copy = tmp_path / mid.replace("@", "_").replace(":", "_").replace("#", "_")
+        copy.mkdir()
+        for f in ATP.parent.glob("*.p4"):
+            (copy / f.name).write_text(f.read_text())
+        by_id[mid].write(lambda p: copy / Path(p).name)
+        return compile_verdict(copy / "atp.p4", [], WIDE, original)[0]
+
+    assert verdict("swap_entries@atp.p4:223:13#0") == "equivalent"
+    assert verdict("swap_entries@atp.p4:227:13#0") == "compiles"
