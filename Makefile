@@ -10,7 +10,7 @@ ALLURE_RESULTS ?= reports/allure-results
 ALLURE_REPORT ?= reports/allure-report
 
 .PHONY: conformance test bench demo report report-deps constraints clean bfruntime-stubs verbs-emu atp-release \
-	p4testgen-regen p4testgen-ptf campaign promote
+	p4testgen-regen p4testgen-ptf campaign promote mutation
 
 # versions pinned by constraints.txt (regenerate with `make constraints`)
 $(VENV)/.installed: pyproject.toml constraints.txt
@@ -76,6 +76,13 @@ p4testgen-ptf: $(VENV)/.installed
 demo: $(VENV)/.installed
 	$(PY) -m host_stack.demo
 
+# How strong is the gate: every mutant of atp.p4 (both builds) against the conformance
+# suite on p4sim (docs/mutation.md): reports/mutation.json, allure results per mutant.
+# Hours on a shared 2-core machine; MUTATION_ARGS="--p4-build=tofino --resume" etc.
+MUTATION_ARGS ?=
+mutation: $(VENV)/.installed
+	nice -n 5 $(PY) -m atp_fixtures.mutation run --alluredir=reports/allure-results-mutation $(MUTATION_ARGS)
+
 # Allure 3 (Node, no Java) and playwright-core, at the versions of reports/package-lock.json
 reports/node_modules/.installed: reports/package.json reports/package-lock.json
 	@command -v npm >/dev/null || { echo "make report needs Node.js >= 20 and npm (Debian: apt-get install nodejs npm)"; exit 1; }
@@ -101,7 +108,8 @@ RUN_OUTPUTS := reports/allure-results reports/allure-results-release \
 	reports/allure-results-softswitch reports/summary-softswitch.json \
 	reports/allure-report reports/artifacts reports/summary.json \
 	reports/summary-tofino-model.json reports/p4-coverage-spec.json \
-	reports/p4-coverage-atp-release.json reports/campaign
+	reports/p4-coverage-atp-release.json reports/campaign reports/mutation.json \
+	reports/mutation-ci.json reports/allure-results-mutation reports/allure-report-mutation
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis reports/node_modules $(RUN_OUTPUTS) \

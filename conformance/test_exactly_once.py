@@ -10,6 +10,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from atp_fixtures.generation.coverage_families import FAMILIES
+from atp_fixtures.generation.mutation_families import FAMILIES as MUTATION_FAMILIES
 from atp_fixtures.report.artifacts import failure_folder
 from atp_fixtures.oracles.properties import assert_exactly_once
 from atp_fixtures.generation.shaping import hits_deviation_9_1, profile_scenarios
@@ -40,6 +41,15 @@ def test_coverage_family_is_exact(family, profile, run_on):
     """The explicit families (``atp_fixtures.generation.coverage_families``) that reach
     the points of atp.p4 generated scenarios miss (int32's ends, 32 racks, 32 workers, a
     65536 pool): exactly-once there too, every switch in lockstep."""
+    assert_exactly_once(run_on(family.build(profile)))
+
+
+@pytest.mark.parametrize("family", [f for f in MUTATION_FAMILIES.values() if not f.two_level],
+                         ids=[n for n, f in MUTATION_FAMILIES.items() if not f.two_level])
+def test_mutation_family_is_exact(family, profile, run_on):
+    """The families written for mutants of atp.p4 that the rest of the suite let through
+    (``atp_fixtures.generation.mutation_families``, docs/mutation.md): exactly-once,
+    every switch in lockstep."""
     assert_exactly_once(run_on(family.build(profile)))
 
 

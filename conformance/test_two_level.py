@@ -21,6 +21,7 @@ from hypothesis import given
 
 from atp_fixtures.oracles.properties import assert_completed, assert_exactly_once, assert_same_results
 from atp_fixtures.report.artifacts import failure_folder
+from atp_fixtures.generation.mutation_families import FAMILIES as MUTATION_FAMILIES
 from atp_fixtures.generation.state_machine import driver_switch_factory, make_switch_machine_test
 from atp_fixtures.generation.strategies import two_level_scenarios
 from atp_fixtures.targets.base import ATTRIBUTED_OUTPUT, READ_REGISTERS, TWO_LEVEL
@@ -71,6 +72,14 @@ def spec_profile(profile: str) -> str:
 @given(scenario=two_level_scenarios())
 def test_multi_rack_equals_single_switch(scenario, spec_profile, run_on):
     _check(scenario, run_on)
+
+
+@pytest.mark.parametrize("family", [f for f in MUTATION_FAMILIES.values() if f.two_level],
+                         ids=[n for n, f in MUTATION_FAMILIES.items() if f.two_level])
+def test_mutation_family_multi_rack_equals_single_switch(family, spec_profile, run_on):
+    """The families written for mutants of atp.p4 that the rest of the suite let through
+    (``atp_fixtures.generation.mutation_families``, docs/mutation.md)."""
+    _check(family.build(spec_profile), run_on)
 
 
 # a single rack has nothing to compare at two levels; a killed job has no results

@@ -58,12 +58,17 @@ def _first_loc(decls, filename):
     return decls[0].loc if decls else Loc(filename, 1, 1)
 
 
-def compile_source(text, filename="<string>", include_dirs=(), defines=None, coverage=True):
+def compile_source(text, filename="<string>", include_dirs=(), defines=None, coverage=True,
+                   transform=None):
     """Preprocess, parse and compile P4-16 (TNA) source text into a :class:`Program`;
-    ``coverage``: count the coverable points the packets take (``Program.coverage()``)."""
+    ``coverage``: count the coverable points the packets take (``Program.coverage()``);
+    ``transform(decls)``, if given, may rewrite the parsed program before it is compiled
+    (p4sim.mutation puts const entries in a canonical order)."""
     try:
         pre = preprocess(text, filename, include_dirs, defines)
         decls = parse(pre, filename)
+        if transform is not None:
+            transform(decls)
     except P4SimError:
         raise
     except RecursionError:
@@ -86,10 +91,10 @@ def compile_source(text, filename="<string>", include_dirs=(), defines=None, cov
                                     f"internal compiler error: {type(e).__name__}: {e}") from e
 
 
-def compile_file(path, include_dirs=(), defines=None, coverage=True):
+def compile_file(path, include_dirs=(), defines=None, coverage=True, transform=None):
     """Compile the P4 file at ``path`` (its directory is on the include path)."""
     path = str(path)
     with open(path, encoding="utf-8") as f:
         text = f.read()
     return compile_source(text, filename=path, include_dirs=include_dirs, defines=defines,
-                          coverage=coverage)
+                          coverage=coverage, transform=transform)
