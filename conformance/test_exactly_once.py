@@ -16,7 +16,9 @@ from atp_fixtures.oracles.properties import assert_exactly_once
 from atp_fixtures.generation.shaping import hits_deviation_9_1, profile_scenarios
 from atp_fixtures.generation.workloads import MODELS, model_job, workload_scenarios, zipf_job
 from reference.faults import FaultPlan, RandomFaults
-from atp_fixtures.generation.state_machine import driver_switch_factory, make_switch_machine_test
+from atp_fixtures.generation.state_machine import (
+    I32_MAX, I32_MIN, GradientSpec, driver_switch_factory, machine_class,
+    make_switch_machine_test)
 from atp_fixtures.targets.base import ATTRIBUTED_OUTPUT, READ_REGISTERS, TWO_LEVEL
 from reference.scenario import Scenario
 from reference.topology import Job, Rack, Tensor, Topology
@@ -91,6 +93,23 @@ def test_aggregator_holds_exactly_its_bitmap_at_every_step(target_factory, profi
                                          artifacts=failure_folder(request.node),
                                          seed=atp_state.seed)
     test_case("runTest").runTest()
+
+
+@pytest.mark.requires(READ_REGISTERS)
+@pytest.mark.parametrize("sticky", [I32_MAX, I32_MIN, -I32_MAX], ids=["max", "min", "minus-max"])
+def test_sticky_incoming_elements_are_taken(sticky, target_factory, profile):
+    """4.6's three sticky values, arriving as every element of a later gradient of a
+    seq (the rule-based machine's steps, chosen rather than drawn): each value register
+    takes it, and the aggregate stays there when the last worker adds to it. A host
+    never quantizes to -2^31 (section 3), so without this only the machine's random fill
+    or an upper switch's saturated rack aggregate reaches that entry: a derandomized
+    run of the release profile (no two-level job) missed it in 27 of 31 registers."""
+    machine = machine_class(driver_switch_factory(target_factory), profile=profile)()
+    for worker, fill in enumerate((5, sticky, -3)):       # job 0: fan_in 3, seq 1
+        machine.gradient(GradientSpec(job=0, worker=worker, seq=1, agtr=None,
+                                      resend=False, ecn="none", head=(), fill=fill,
+                                      ps_index=0))
+        machine.aggregators_hold_exactly_their_workers()
 
 
 @pytest.mark.parametrize("model", MODELS)
