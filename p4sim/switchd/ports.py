@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .tagging import Sequencer, done_frame, split_sequenced, tag_output
+from .work_clock import WorkClock
 
 log = logging.getLogger("p4sim.switchd")
 
@@ -106,8 +107,10 @@ class PortIO:
     """The data path thread: frames from interfaces through ``device.inject`` and out."""
 
     def __init__(self, device, bindings: dict[int, str], *, clock=time.time_ns,
-                 batch: int = 64, monitor_interval: float = 0.2, trailer: bool = False):
+                 batch: int = 64, monitor_interval: float = 0.2, trailer: bool = False,
+                 work: WorkClock | None = None):
         self.device = device
+        self.work = work or WorkClock()          # time in the pipe (status line)
         self.clock = clock
         self.trailer = trailer
         self.batch = batch
@@ -266,8 +269,9 @@ class PortIO:
                 _, ts, depth = TRAILER.unpack_from(buf, n - TRAILER.size)
                 n -= TRAILER.size
             try:
-                outs = self.device.inject(port.port, bytes(view[:n]),
-                                          self.clock() if ts is None else ts, depth)
+                with self.work.timing("frames"):
+                    outs = self.device.inject(port.port, bytes(view[:n]),
+                                              self.clock() if ts is None else ts, depth)
             except Exception as e:     # a program error on one frame must not stop the switch
                 log.warning("frame from port %d dropped: %s", port.port, e)
                 continue
@@ -277,7 +281,8 @@ class PortIO:
     def _run_tagged(self, in_port: int, frame: bytes, ts: int, depth: int, epoch: int,
                     seq: int) -> None:
         try:
-            outs = self.device.inject(in_port, frame, ts, depth)
+            with self.work.timing("frames"):
+                outs = self.device.inject(in_port, frame, ts, depth)
         except Exception as e:
             log.warning("frame from port %d dropped: %s", in_port, e)
             outs = []

@@ -52,6 +52,7 @@ from bfruntime.service import generic_handler
 from .bfrt_schema import dumps
 from .device import DeviceError, SoftDevice
 from .learn import digest_message
+from .work_clock import WorkClock
 
 log = logging.getLogger("p4sim.switchd")
 
@@ -160,9 +161,10 @@ class BfRuntimeServer:
     """Serves one SoftDevice on a gRPC address; ``start()`` / ``stop()``."""
 
     def __init__(self, device: SoftDevice, address: str = "127.0.0.1:50052", *,
-                 device_id: int = 0, max_workers: int = 16):
+                 device_id: int = 0, max_workers: int = 16, work: WorkClock | None = None):
         from concurrent import futures
         self.device = device
+        self.work = work or WorkClock()          # time in Reads and Writes (status line)
         self.device_id = device_id
         self.address = address
         self._bfrt_json = dumps(device.schema)
@@ -318,12 +320,13 @@ class BfRuntimeServer:
         in_resp = _metadata_flag(context, "error_in_resp")
         ignore_not_found = _metadata_flag(context, "ignore_not_found")
         errors = _Errors()
-        for i, upd in enumerate(request.updates):
-            _run(lambda: self._write_one(request, upd), errors, f"update {i}")
-            last = errors.outcomes[-1]
-            if ignore_not_found and upd.type == pb.Update.DELETE and \
-                    last.canonical_code == code_pb2.NOT_FOUND:
-                last.code, last.canonical_code = code_pb2.NOT_FOUND, code_pb2.OK
+        with self.work.timing("write"):
+            for i, upd in enumerate(request.updates):
+                _run(lambda: self._write_one(request, upd), errors, f"update {i}")
+                last = errors.outcomes[-1]
+                if ignore_not_found and upd.type == pb.Update.DELETE and \
+                        last.canonical_code == code_pb2.NOT_FOUND:
+                    last.code, last.canonical_code = code_pb2.NOT_FOUND, code_pb2.OK
         resp = pb.WriteResponse()
         if in_resp:
             resp.status.extend(errors.outcomes)
@@ -371,9 +374,10 @@ class BfRuntimeServer:
         in_resp = _metadata_flag(context, "error_in_resp")
         errors = _Errors()
         found: list[pb.Entity] = []
-        for i, ent in enumerate(request.entities):
-            _run(lambda: found.extend(self._read_one(request, ent)), errors,
-                 f"read entity {i}")
+        with self.work.timing("read"):
+            for i, ent in enumerate(request.entities):
+                _run(lambda: found.extend(self._read_one(request, ent)), errors,
+                     f"read entity {i}")
         for start in range(0, max(len(found), 1), READ_CHUNK):
             resp = pb.ReadResponse()
             resp.entities.extend(found[start:start + READ_CHUNK])
