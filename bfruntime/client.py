@@ -474,8 +474,14 @@ class BfRuntimeClient:
         """The same cells of several register/counter tables in one Read (a request may
         carry entries of many tables): one ``{index: {field: [value per pipe]}}`` per
         table, in order."""
+        return self._cells_read([(t, indices) for t in tables], from_hw)
+
+    def _cells_read(self, reads: list[tuple[TableInfo, Any]], from_hw: bool) -> list[dict]:
+        """Cells of register/counter tables, each table with its own indices (None:
+        every cell), in one Read: one ``{index: {field: [value per pipe]}}`` per item."""
         ents = []
-        for t in tables:
+        for t, indices in reads:
+            key_id, width = t.keys[0].id, t.keys[0].width
             for index in ([None] if indices is None else indices):
                 ent = pb.Entity()
                 te = ent.table_entry
@@ -483,23 +489,26 @@ class BfRuntimeClient:
                 te.table_flags.from_hw = from_hw
                 if index is not None:
                     kf = te.key.fields.add()
-                    kf.field_id = t.keys[0].id
-                    kf.exact.value = encode_int(index, t.keys[0].width, f"{t.name} index")
+                    kf.field_id = key_id
+                    kf.exact.value = encode_int(index, width, f"{t.name} index")
                 ents.append(ent)
-        by_id = {t.id: (t, t.name.split(".", 1)[1] + "." if "." in t.name else "", {})
-                 for t in tables}
-        what = tables[0].name if len(tables) == 1 else f"{len(tables)} registers"
+        tables = {t.id: t for t, _ in reads}
+        names: dict[tuple[int, int], str] = {}     # (table id, field id) -> short name
+        cells: dict[int, dict[int, dict[str, list[int]]]] = {tid: {} for tid in tables}
+        what = reads[0][0].name if len(tables) == 1 else f"{len(tables)} registers"
         for e in self.read(ents, f"read of {what}"):
-            t, prefix, out = by_id[e.table_entry.table_id]
-            i = decode_int(e.table_entry.key.fields[0].exact.value)
+            te = e.table_entry
+            tid = te.table_id
             fields: dict[str, list[int]] = {}
-            for df in e.table_entry.data.fields:
-                fi = t.data_field_by_id(df.field_id)
-                name = fi.name[len(prefix):] if fi and fi.name.startswith(prefix) else \
-                    (fi.name if fi else str(df.field_id))
-                fields.setdefault(name, []).append(decode_int(df.stream))
-            out[i] = fields
-        return [by_id[t.id][2] for t in tables]
+            for df in te.data.fields:
+                name = names.get((tid, df.field_id))
+                if name is None:
+                    name = names[(tid, df.field_id)] = _short_field(tables[tid], df.field_id)
+                fields.setdefault(name, []).append(int.from_bytes(df.stream, "big"))
+            cells[tid][decode_int(te.key.fields[0].exact.value)] = fields
+        return [cells[t.id] if indices is None else
+                {i: cells[t.id][i] for i in indices if i in cells[t.id]}
+                for t, indices in reads]
 
     def register_read(self, name: str, index: int, *, from_hw: bool = True) -> dict[str, list[int]]:
         """``{field: [value per pipe]}`` of one register cell (field ``f1`` for a scalar)."""
@@ -516,6 +525,13 @@ class BfRuntimeClient:
         """The same cells of several registers in one Read: one ``register_read_many``
         answer per name, in order (a closed loop's readback after every frame)."""
         return self._indexed_reads([self.table(n) for n in names], list(indices), from_hw)
+
+    def registers_read_cells(self, reads: Iterable[tuple[str, Iterable[int]]], *,
+                             from_hw: bool = True) -> list[dict[int, dict[str, list[int]]]]:
+        """Cells of several registers, each with its own indices, in one Read: one
+        ``register_read_many`` answer per (name, indices), in order (a closed loop's
+        readback of both levels' control and value registers after a segment)."""
+        return self._cells_read([(self.table(n), list(i)) for n, i in reads], from_hw)
 
     def register_read_all(self, name: str, *, from_hw: bool = True) -> dict[int, dict[str, list[int]]]:
         """Every cell: ``{index: {field: [value per pipe]}}`` in one Read."""
@@ -602,6 +618,16 @@ class BfRuntimeClient:
                 u.entity.table_entry.table_id = t.id
                 ups.append(u)
         self.write(ups, "reset of the program's tables")
+
+
+def _short_field(t: TableInfo, field_id: int) -> str:
+    """A register/counter data field's name without the table's prefix (``f1``, a pair
+    member's name, ``$COUNTER_SPEC_PKTS``); the id itself if the schema lacks it."""
+    fi = t.data_field_by_id(field_id)
+    if fi is None:
+        return str(field_id)
+    prefix = t.name.split(".", 1)[1] + "." if "." in t.name else ""
+    return fi.name[len(prefix):] if fi.name.startswith(prefix) else fi.name
 
 
 _KEY_FORMS = {"Exact": "an integer", "Ternary": "(value, mask)", "LPM": "(value, prefix_len)",

@@ -39,8 +39,6 @@ def _field(register: str, name: str = "f1") -> str:
 _OWNER, _STAMP = _field(OWNER_STAMP, "owner"), _field(OWNER_STAMP, "stamp")
 _BITMAP, _COUNT, _ECN = _field(BITMAP), _field(COUNT), _field(ECN)
 _VALUE_FIELDS = tuple(_field(r) for r in VALUES)
-_VALUE_PAIRS = tuple(zip(VALUES, _VALUE_FIELDS))
-_CONTROL_PAIRS = ((BITMAP, _BITMAP), (COUNT, _COUNT), (ECN, _ECN))
 
 
 class AggregatorIndex:
@@ -101,24 +99,33 @@ class AggregatorRegisters:
         return self.read_many([index], level)[index]
 
     def read_many(self, indices, level: int = 0) -> dict[int, AggregatorState]:
-        """Several aggregators with one batched read per register field (a gRPC backend
-        sends one request per register, whatever the number of aggregators)."""
-        indices = list(dict.fromkeys(indices))
-        cells = [self._ci(i, level) for i in indices]
-        f = self.facade
-        pairs = f.register_read_cells(OWNER_STAMP, cells)     # one request for both
-        owner = [pairs[c][_OWNER] for c in cells]
-        stamp = [pairs[c][_STAMP] for c in cells]
-        bitmap, count, ecn = f.registers_read_values(_CONTROL_PAIRS, cells)
-        both = cells + [c + 2 * self.slots for c in cells]
-        n = len(cells)
-        columns = f.registers_read_values(_VALUE_PAIRS, both)
-        out = {}
-        for k, i in enumerate(indices):
-            half = [column[k] for column in columns] + [column[n + k] for column in columns]
-            out[i] = AggregatorState(owner[k], bitmap[k], count[k], ecn[k], stamp[k],
-                                     tuple(v - U32 if v >= HALF_U32 else int(v)
-                                           for v in half))   # signed int32
+        """Several aggregators of one level (``read_levels``)."""
+        return self.read_levels({level: indices})[level]
+
+    def read_levels(self, wanted) -> dict[int, dict[int, AggregatorState]]:
+        """Aggregators of several levels (``{level: indices}``) as one batch: every
+        register an aggregator spans, at the cells of all of them, in one facade call
+        (a gRPC backend sends one Read, whatever the number of aggregators and levels)."""
+        chosen = {level: list(dict.fromkeys(indices)) for level, indices in wanted.items()}
+        cells = [self._ci(i, level) for level, indices in chosen.items() for i in indices]
+        if not cells:
+            return {level: {} for level in chosen}
+        second = 2 * self.slots
+        both = cells + [c + second for c in cells]
+        owner_stamp, bitmap, count, ecn, *values = self.facade.registers_read_cells(
+            [(OWNER_STAMP, cells), (BITMAP, cells), (COUNT, cells), (ECN, cells)]
+            + [(register, both) for register in VALUES])
+        out: dict[int, dict[int, AggregatorState]] = {}
+        for level, indices in chosen.items():
+            states = out[level] = {}
+            for i in indices:
+                c = i + level * self.slots
+                half = [column[c][f] for column, f in zip(values, _VALUE_FIELDS)] + \
+                    [column[c + second][f] for column, f in zip(values, _VALUE_FIELDS)]
+                states[i] = AggregatorState(
+                    owner_stamp[c][_OWNER], bitmap[c][_BITMAP], count[c][_COUNT],
+                    ecn[c][_ECN], owner_stamp[c][_STAMP],
+                    tuple(v - U32 if v >= HALF_U32 else int(v) for v in half))  # int32
         return out
 
     def owners(self) -> list[tuple[int, int]]:

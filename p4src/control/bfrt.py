@@ -115,5 +115,12 @@ class BfrtFacade(SwitchFacade):
                                   f"{sorted(full[0]) if full else []}, not {field!r}") from None
         return out
 
+    def registers_read_cells(self, reads, from_hw=True):
+        reads = [(register, list(indices)) for register, indices in reads]
+        answers = self._call(f"registers {reads[0][0]}.. ({len(reads)})",
+                             self.client.registers_read_cells, reads, from_hw=from_hw)
+        return [{i: self._full(register, answer[i]) for i in indices}
+                for (register, indices), answer in zip(reads, answers)]
+
     def register_clear(self, register):
         self._call(f"clear {register}", self.client.table_clear, register)

@@ -126,6 +126,13 @@ class SwitchFacade(ABC):
         one list per pair, in order."""
         return [self.register_read_values(r, f, indices, from_hw) for r, f in fields]
 
+    def registers_read_cells(self, reads: Sequence[tuple[str, Sequence[int]]],
+                             from_hw: bool = True) -> list[dict[int, dict[str, int]]]:
+        """``register_read_cells`` of several registers, each at its own cells, as one
+        batch (one BfRuntime Read: the readback after a segment of a closed loop reads
+        both levels' control and value registers at once): one answer per item."""
+        return [self.register_read_cells(r, indices, from_hw) for r, indices in reads]
+
 
 def strip_pipe(name: str) -> str:
     """``pipe.Ingress.x`` -> ``Ingress.x`` (bfrt.json table names carry the pipe)."""
