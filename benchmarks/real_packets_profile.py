@@ -123,6 +123,7 @@ def instrument(clock: ExclusiveClock) -> None:
                 targets["atp_fixtures.targets.tofino_model"].TofinoModelTarget):
         clock.wrap(cls, "endpoint_for", pool)
     clock.wrap(bfrt, "_connect", pool)
+    clock.wrap(bfrt, "setup", "configuration")
     clock.wrap(targets["atp_fixtures.targets.session"].SessionState, "open_another", pool)
     clock.wrap(targets["bfruntime.client"].BfRuntimeClient, "reset", "reset")
     p4sim_target = targets["atp_fixtures.targets.p4sim"].P4simTarget
@@ -165,16 +166,34 @@ def draw_scenarios(count: int, max_switches: int):
     return drawn
 
 
-def daemon_work(state) -> dict[str, tuple[int, float]] | None:
-    """The daemons' work counters summed over the session's switches (None if the
-    daemons of this checkout keep none)."""
-    from contextlib import suppress
-    launchers = []
+def daemon_cpu(state) -> float:
+    """CPU seconds the session's daemons used so far (user + system, all threads)."""
+    total = 0.0
+    for sd in _daemons(state):
+        try:
+            fields = Path(f"/proc/{sd.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+def _daemons(state) -> list:
+    """The SwitchdProcess of every softswitch the session started (none on p4sim)."""
+    found = []
     drivers = [state._driver] + (list(state._pool._drivers[1:]) if state._pool else [])
     for driver in drivers:
         launcher = getattr(driver, "_launcher", None)
         if launcher is not None and launcher.switchd is not None:
-            launchers.append(launcher.switchd)
+            found.append(launcher.switchd)
+    return found
+
+
+def daemon_work(state) -> dict[str, tuple[int, float]] | None:
+    """The daemons' work counters summed over the session's switches (None if the
+    daemons of this checkout keep none)."""
+    from contextlib import suppress
+    launchers = _daemons(state)
     if not launchers:
         return None
     try:
@@ -239,10 +258,13 @@ def child(target: str, count: int) -> dict:
     warm = clock.take()
     work0 = daemon_work(state)
     wall = frames = 0
+    cpu0, daemon0 = time.process_time(), daemon_cpu(state)
     for scenario in scenarios:
         w, f = example(scenario)
         wall += w
         frames += f
+    cpu = time.process_time() - cpu0
+    daemon = daemon_cpu(state) - daemon0
     work1 = daemon_work(state)
     parts = clock.take()
     state.close()
@@ -251,7 +273,8 @@ def child(target: str, count: int) -> dict:
         work = {k: (work1[k][0] - work0[k][0], work1[k][1] - work0[k][1]) for k in work1}
     return {"target": target, "examples": len(scenarios), "wall": wall, "frames": frames,
             "parts": parts, "warm_wall": warm_wall, "warm": warm,
-            "warm_switches": len(widest.topology.switch_names), "daemon": work}
+            "warm_switches": len(widest.topology.switch_names), "daemon": work,
+            "cpu": cpu, "daemon_cpu": daemon}
 
 
 def run_child(target: str, count: int, checkout: Path) -> dict:
@@ -293,6 +316,10 @@ def table(results: dict[str, dict], before: dict[str, dict] | None) -> str:
             row.append(f"{1000 * res['parts'].get(category, 0.0) / res['examples']:.1f}")
         rows.append(row)
     rows.append(["total (wall)"] + [f"{1000 * r['wall'] / r['examples']:.1f}" for _, r in cols])
+    rows.append(["CPU: driver process"] + [f"{1000 * r.get('cpu', 0) / r['examples']:.1f}"
+                                            for _, r in cols])
+    rows.append(["CPU: daemons"] + [f"{1000 * r.get('daemon_cpu', 0) / r['examples']:.1f}"
+                                     for _, r in cols])
     rows.append(["frames compared"] + [f"{r['frames'] / r['examples']:.0f}" for _, r in cols])
     for kind in ("frames", "read", "write"):
         row = [f"daemon: {kind} (count)"]
