@@ -39,6 +39,7 @@ from bfruntime.service import BfRuntimeStub
 
 U = pb.Update
 ALL_PIPES = 0xFFFF
+READ_REQUESTS_KEPT = 4096   # built cell-read requests kept for reuse
 
 
 class BfRuntimeError(Exception):
@@ -113,6 +114,8 @@ class BfRuntimeClient:
         self._stream: _Stream | None = None
         self._bound = False
         self._batched: list[tuple[pb.Update, str]] | None = None   # inside batch()
+        self._read_requests: dict[tuple, pb.ReadRequest] = {}      # cells read -> request
+        self._field_names: dict[tuple[int, int], str] = {}   # (table, field id) -> short name
         self.channel = grpc.insecure_channel(address, options=[
             ("grpc.max_send_message_length", 1 << 30),
             ("grpc.max_receive_message_length", 1 << 30)])
@@ -382,11 +385,17 @@ class BfRuntimeClient:
             raise BfRuntimeError(f"{what} failed: {named}", exc.code, exc.errors) from None
 
     def read(self, entities: Iterable[pb.Entity], what: str = "Read") -> list[pb.Entity]:
+        return self._send_read(self._read_request(entities), what)
+
+    def _read_request(self, entities: Iterable[pb.Entity]) -> pb.ReadRequest:
         req = pb.ReadRequest(client_id=self.client_id)
         if not self._bound:
             req.p4_name = self.p4_name
         self._target(req)
         req.entities.extend(entities)
+        return req
+
+    def _send_read(self, req: pb.ReadRequest, what: str) -> list[pb.Entity]:
         try:
             return [e for resp in self.stub.Read(req, timeout=self.timeout)
                     for e in resp.entities]
@@ -514,7 +523,41 @@ class BfRuntimeClient:
 
     def _cells_read(self, reads: list[tuple[TableInfo, Any]], from_hw: bool) -> list[dict]:
         """Cells of register/counter tables, each table with its own indices (None:
-        every cell), in one Read: one ``{index: {field: [value per pipe]}}`` per item."""
+        every cell), in one Read: one ``{index: {field: [value per pipe]}}`` per item.
+        The request of a given set of cells is built once (a closed loop reads the same
+        aggregators' cells again and again)."""
+        shape = (tuple((t.id, None if i is None else tuple(i)) for t, i in reads), from_hw,
+                 self.pipe_id, self._bound)
+        req = self._read_requests.get(shape)
+        if req is None:
+            req = self._read_request(self._cell_entities(reads, from_hw))
+            if len(self._read_requests) >= READ_REQUESTS_KEPT:
+                self._read_requests.clear()
+            self._read_requests[shape] = req
+        tables = {t.id: t for t, _ in reads}
+        names = self._field_names
+        cells: dict[int, dict[int, dict[str, list[int]]]] = {tid: {} for tid in tables}
+        what = reads[0][0].name if len(tables) == 1 else f"{len(tables)} registers"
+        for e in self._send_read(req, f"read of {what}"):
+            te = e.table_entry
+            tid = te.table_id
+            fields: dict[str, list[int]] = {}
+            for df in te.data.fields:
+                name = names.get((tid, df.field_id))
+                if name is None:
+                    name = names[(tid, df.field_id)] = _short_field(tables[tid], df.field_id)
+                values = fields.get(name)
+                if values is None:
+                    fields[name] = [int.from_bytes(df.stream, "big")]
+                else:
+                    values.append(int.from_bytes(df.stream, "big"))
+            cells[tid][int.from_bytes(te.key.fields[0].exact.value, "big")] = fields
+        return [cells[t.id] if indices is None else
+                {i: cells[t.id][i] for i in indices if i in cells[t.id]}
+                for t, indices in reads]
+
+    @staticmethod
+    def _cell_entities(reads: list[tuple[TableInfo, Any]], from_hw: bool) -> list[pb.Entity]:
         ents = []
         for t, indices in reads:
             key_id, width = t.keys[0].id, t.keys[0].width
@@ -528,23 +571,7 @@ class BfRuntimeClient:
                     kf.field_id = key_id
                     kf.exact.value = encode_int(index, width, f"{t.name} index")
                 ents.append(ent)
-        tables = {t.id: t for t, _ in reads}
-        names: dict[tuple[int, int], str] = {}     # (table id, field id) -> short name
-        cells: dict[int, dict[int, dict[str, list[int]]]] = {tid: {} for tid in tables}
-        what = reads[0][0].name if len(tables) == 1 else f"{len(tables)} registers"
-        for e in self.read(ents, f"read of {what}"):
-            te = e.table_entry
-            tid = te.table_id
-            fields: dict[str, list[int]] = {}
-            for df in te.data.fields:
-                name = names.get((tid, df.field_id))
-                if name is None:
-                    name = names[(tid, df.field_id)] = _short_field(tables[tid], df.field_id)
-                fields.setdefault(name, []).append(int.from_bytes(df.stream, "big"))
-            cells[tid][decode_int(te.key.fields[0].exact.value)] = fields
-        return [cells[t.id] if indices is None else
-                {i: cells[t.id][i] for i in indices if i in cells[t.id]}
-                for t, indices in reads]
+        return ents
 
     def register_read(self, name: str, index: int, *, from_hw: bool = True) -> dict[str, list[int]]:
         """``{field: [value per pipe]}`` of one register cell (field ``f1`` for a scalar)."""

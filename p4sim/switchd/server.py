@@ -63,14 +63,29 @@ class _Errors:
     """Per-entity outcomes of a Read or Write, reported as bf_switchd's server does."""
 
     def __init__(self):
-        self.outcomes: list[pb.Error] = []
+        # None for an entity that succeeded: its Error is built only if asked for (a
+        # register readback is ~70 entities, a configuration ~100 updates)
+        self._outcomes: list[pb.Error | None] = []
 
     def add(self, code: int = code_pb2.OK, message: str = "") -> None:
-        self.outcomes.append(pb.Error(canonical_code=code, message=message))
+        self._outcomes.append(None if code == code_pb2.OK and not message else
+                              pb.Error(canonical_code=code, message=message))
+
+    def last(self) -> pb.Error:
+        """The last entity's outcome (to amend it)."""
+        if self._outcomes[-1] is None:
+            self._outcomes[-1] = pb.Error(canonical_code=code_pb2.OK)
+        return self._outcomes[-1]
+
+    @property
+    def outcomes(self) -> list[pb.Error]:
+        return [e if e is not None else pb.Error(canonical_code=code_pb2.OK)
+                for e in self._outcomes]
 
     def status(self, what: str) -> status_pb2.Status | None:
         """UNKNOWN with the packed errors, or None when every entity succeeded."""
-        failed = [i for i, e in enumerate(self.outcomes) if e.canonical_code != code_pb2.OK]
+        failed = [i for i, e in enumerate(self._outcomes)
+                  if e is not None and e.canonical_code != code_pb2.OK]
         if not failed:
             return None
         st = status_pb2.Status(
@@ -323,7 +338,7 @@ class BfRuntimeServer:
         with self.work.timing("write"):
             for i, upd in enumerate(request.updates):
                 _run(lambda: self._write_one(request, upd), errors, f"update {i}")
-                last = errors.outcomes[-1]
+                last = errors.last()
                 if ignore_not_found and upd.type == pb.Update.DELETE and \
                         last.canonical_code == code_pb2.NOT_FOUND:
                     last.code, last.canonical_code = code_pb2.NOT_FOUND, code_pb2.OK

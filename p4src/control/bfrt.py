@@ -19,6 +19,7 @@ class BfrtFacade(SwitchFacade):
 
     def __init__(self, client: BfRuntimeClient) -> None:
         self.client = client
+        self._full_names: dict[tuple[str, str], str] = {}   # (register, field) -> bfrt name
 
     def _call(self, what: str, fn, *args, **kwargs):
         try:
@@ -119,8 +120,20 @@ class BfrtFacade(SwitchFacade):
         reads = [(register, list(indices)) for register, indices in reads]
         answers = self._call(f"registers {reads[0][0]}.. ({len(reads)})",
                              self.client.registers_read_cells, reads, from_hw=from_hw)
-        return [{i: self._full(register, answer[i]) for i in indices}
-                for (register, indices), answer in zip(reads, answers)]
+        names = self._full_names
+        out = []
+        for (register, indices), answer in zip(reads, answers):
+            cells = {}
+            for i in indices:
+                cell = {}
+                for f, values in answer[i].items():
+                    name = names.get((register, f))
+                    if name is None:
+                        name = names[(register, f)] = f"{strip_pipe(register)}.{f}"
+                    cell[name] = values[0]
+                cells[i] = cell
+            out.append(cells)
+        return out
 
     def register_clear(self, register):
         self._call(f"clear {register}", self.client.table_clear, register)
