@@ -138,6 +138,7 @@ def instrument(clock: ExclusiveClock) -> None:
         for name in ("read_aggregators", "read_aggregator_levels"):
             clock.wrap(cls, name, "register reads")
     clock.wrap(bfrt, "inject_attributed", "frame I/O")
+    clock.wrap(bfrt, "read_cells_tagged", "register reads")
     clock.wrap(bfrt, "collect", "frame I/O")
     for name in ("sequenced", "read_answer"):
         clock.wrap(targets["p4sim.switchd.tagging"], name, "tagging")
@@ -321,7 +322,7 @@ def table(results: dict[str, dict], before: dict[str, dict] | None) -> str:
     rows.append(["CPU: daemons"] + [f"{1000 * r.get('daemon_cpu', 0) / r['examples']:.1f}"
                                      for _, r in cols])
     rows.append(["frames compared"] + [f"{r['frames'] / r['examples']:.0f}" for _, r in cols])
-    for kind in ("frames", "read", "write"):
+    for kind in ("frames", "read", "write", "tagged_reads"):
         row = [f"daemon: {kind} (count)"]
         for _, res in cols:
             work = res.get("daemon")

@@ -38,6 +38,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import tagged_reads
 from .tagging import Sequencer, done_frame, split_sequenced, tag_output
 from .work_clock import WorkClock
 
@@ -280,6 +281,17 @@ class PortIO:
 
     def _run_tagged(self, in_port: int, frame: bytes, ts: int, depth: int, epoch: int,
                     seq: int) -> None:
+        if tagged_reads.is_request(frame):      # registers, in order (tagged_reads.py)
+            with self.work.timing("tagged reads"):
+                parts = tagged_reads.answer_parts(self.device, frame)
+            port = self.ports.get(in_port)
+            for i, part in enumerate(parts):
+                if port is not None and port.sock is not None:
+                    try:
+                        port.sock.send(tag_output(part, epoch, seq, i, len(parts)))
+                    except OSError:
+                        pass
+            return
         try:
             with self.work.timing("frames"):
                 outs = self.device.inject(in_port, frame, ts, depth)

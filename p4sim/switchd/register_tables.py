@@ -56,7 +56,7 @@ def write(reg, t: TableInfo, typ, te: pb.TableEntry) -> None:
 def read(reg, t: TableInfo, te: pb.TableEntry):
     """The cells a read names (every index without a key), one data field per
     register field."""
-    columns = [(fid, mask, size, d) for (fid, mask, size), d in zip(_fields(t, reg.spec), reg.data)]
+    columns = [(fid, mask, size, d) for (fid, mask, size), d in zip(field_plan(t, reg.spec), reg.data)]
     for i, ent in index_entities(t, te, reg.size):
         fields = ent.table_entry.data.fields
         for fid, mask, size, d in columns:
@@ -69,7 +69,7 @@ def read(reg, t: TableInfo, te: pb.TableEntry):
 _plans: dict[int, tuple] = {}
 
 
-def _fields(t: TableInfo, spec) -> list[tuple[int, int, int]]:
+def field_plan(t: TableInfo, spec) -> list[tuple[int, int, int]]:
     """(data field id, value mask, bytes on the wire) per register field, worked out
     once per table and register (a closed loop reads ~35 registers after each segment)."""
     found = _plans.get(id(t))

@@ -15,7 +15,7 @@ import time
 from contextlib import contextmanager
 from typing import Iterator
 
-KINDS = ("frames", "read", "write")
+KINDS = ("frames", "read", "write", "tagged reads")
 
 
 class WorkClock:
@@ -40,10 +40,10 @@ class WorkClock:
             self.add(kind, time.perf_counter() - start)
 
     def line(self) -> str:
-        """``work: frames=N/1.234s read=N/0.500s write=N/0.100s``"""
+        """``work: frames=N/1.234s read=N/0.500s write=N/0.100s tagged_reads=...``"""
         with self._lock:
-            return "work: " + " ".join(f"{k}={self.counts[k]}/{self.seconds[k]:.3f}s"
-                                       for k in KINDS)
+            return "work: " + " ".join(f"{k.replace(' ', '_')}={self.counts[k]}/"
+                                       f"{self.seconds[k]:.3f}s" for k in KINDS)
 
 
 def parse_work(line: str) -> dict[str, tuple[int, float]] | None:
