@@ -68,7 +68,7 @@ def test_shipped_two_switch_example_names_two_endpoints_in_rack_order():
     ("two-tofino-models.example.yaml", "tofino-model", 2),
     ("tofino-model.yaml", "tofino-model", 1),
     ("hardware.example.yaml", "hardware", 1),
-    ("softswitch-as-model.yaml", "tofino-model", 4)])
+    ("softswitch-as-model.yaml", "tofino-model", 8)])
 def test_a_run_has_as_many_rack_switches_as_the_testbed_names(name, target, count):
     """The session's limit on rack switches is the testbed's count; beyond it the skip
     names the file, its count and how to add switches (no driver is opened here)."""

@@ -49,7 +49,7 @@ def _existing(names) -> set[str]:
 def test_conformance_runs_on_the_tofino_model_driver(tmp_path):
     """The corpus (wire conformance) and a closed-loop property (exactly-once, in
     lockstep with the reference) through the tofino-model driver, in two xdist workers
-    (the testbed names 4 switches: 2 each)."""
+    (the testbed names 8 switches: 4 each)."""
     junit = tmp_path / "junit.xml"
     env = dict(os.environ, ATP_SUMMARY_JSON=str(tmp_path / "summary.json"),
                ATP_ARTIFACTS_DIR=str(tmp_path / "artifacts"))
