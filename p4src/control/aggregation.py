@@ -39,6 +39,9 @@ def _field(register: str, name: str = "f1") -> str:
 _OWNER, _STAMP = _field(OWNER_STAMP, "owner"), _field(OWNER_STAMP, "stamp")
 _BITMAP, _COUNT, _ECN = _field(BITMAP), _field(COUNT), _field(ECN)
 _VALUE_FIELDS = tuple(_field(r) for r in VALUES)
+_CONTROL_PAIRS = ((OWNER_STAMP, _OWNER), (OWNER_STAMP, _STAMP), (BITMAP, _BITMAP),
+                  (COUNT, _COUNT), (ECN, _ECN))
+_VALUE_PAIRS = tuple(zip(VALUES, _VALUE_FIELDS))
 
 
 class AggregatorIndex:
@@ -110,22 +113,21 @@ class AggregatorRegisters:
         cells = [self._ci(i, level) for level, indices in chosen.items() for i in indices]
         if not cells:
             return {level: {} for level in chosen}
-        second = 2 * self.slots
-        both = cells + [c + second for c in cells]
-        owner_stamp, bitmap, count, ecn, *values = self.facade.registers_read_cells(
-            [(OWNER_STAMP, cells), (BITMAP, cells), (COUNT, cells), (ECN, cells)]
-            + [(register, both) for register in VALUES])
+        n = len(cells)
+        both = cells + [c + 2 * self.slots for c in cells]
+        control, values = self.facade.registers_read_columns(
+            [(_CONTROL_PAIRS, cells), (_VALUE_PAIRS, both)])
+        owner, stamp, bitmap, count, ecn = control
         out: dict[int, dict[int, AggregatorState]] = {}
+        k = 0
         for level, indices in chosen.items():
             states = out[level] = {}
             for i in indices:
-                c = i + level * self.slots
-                half = [column[c][f] for column, f in zip(values, _VALUE_FIELDS)] + \
-                    [column[c + second][f] for column, f in zip(values, _VALUE_FIELDS)]
-                states[i] = AggregatorState(
-                    owner_stamp[c][_OWNER], bitmap[c][_BITMAP], count[c][_COUNT],
-                    ecn[c][_ECN], owner_stamp[c][_STAMP],
-                    tuple(v - U32 if v >= HALF_U32 else int(v) for v in half))  # int32
+                half = [column[k] for column in values] + [column[n + k] for column in values]
+                states[i] = AggregatorState(owner[k], bitmap[k], count[k], ecn[k], stamp[k],
+                                            tuple(v - U32 if v >= HALF_U32 else int(v)
+                                                  for v in half))     # signed int32
+                k += 1
         return out
 
     def owners(self) -> list[tuple[int, int]]:

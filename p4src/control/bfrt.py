@@ -135,5 +135,21 @@ class BfrtFacade(SwitchFacade):
             out.append(cells)
         return out
 
+    def registers_read_columns(self, groups, from_hw=True):
+        groups = [(list(pairs), list(indices)) for pairs, indices in groups]
+        reads = [(register, indices) for pairs, indices in groups
+                 for register in dict.fromkeys(r for r, _ in pairs)]
+        cells = iter(self.registers_read_cells(reads, from_hw))      # one Read
+        out = []
+        for pairs, indices in groups:
+            answers = {register: next(cells) for register in dict.fromkeys(r for r, _ in pairs)}
+            try:
+                out.append([[answers[register][i][field] for i in indices]
+                            for register, field in pairs])
+            except KeyError as exc:
+                raise FacadeError(f"registers {pairs[0][0]}..: no data field or cell "
+                                  f"{exc} in the answer") from None
+        return out
+
     def register_clear(self, register):
         self._call(f"clear {register}", self.client.table_clear, register)

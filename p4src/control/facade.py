@@ -129,9 +129,19 @@ class SwitchFacade(ABC):
     def registers_read_cells(self, reads: Sequence[tuple[str, Sequence[int]]],
                              from_hw: bool = True) -> list[dict[int, dict[str, int]]]:
         """``register_read_cells`` of several registers, each at its own cells, as one
-        batch (one BfRuntime Read: the readback after a segment of a closed loop reads
-        both levels' control and value registers at once): one answer per item."""
+        batch (one BfRuntime Read): one answer per item."""
         return [self.register_read_cells(r, indices, from_hw) for r, indices in reads]
+
+    def registers_read_columns(self, groups: Sequence[tuple[Sequence[tuple[str, str]],
+                                                            Sequence[int]]],
+                               from_hw: bool = True) -> list[list[list[int]]]:
+        """``registers_read_values`` of several groups, each (register, field) pairs at
+        its own cells, as one batch (the readback after a segment of a closed loop: both
+        levels' control registers at the aggregators' cells, the value registers at
+        those and at their second halves, in one BfRuntime Read): per group, one list
+        of values per pair, in the order of the group's indices."""
+        return [self.registers_read_values(pairs, indices, from_hw)
+                for pairs, indices in groups]
 
 
 def strip_pipe(name: str) -> str:
