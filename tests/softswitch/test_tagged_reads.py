@@ -88,3 +88,23 @@ def test_what_is_not_a_register_cell_is_refused_in_one_line(softswitch, groups, 
         softswitch.read_cells_tagged(groups)
     assert "the switch refused a register read through its tags: " + message \
         in str(info.value)
+
+
+def test_a_readback_riding_with_its_frames_is_the_state_after_the_last(softswitch):
+    """``inject_attributed_reading``: the frames and the read request in one tagged
+    batch; the outputs are the frames' (as ``inject_attributed`` gives them) and the
+    states are those a BfRuntime Read sees right after."""
+    from atp_fixtures.targets.base import Injection
+    scenario = load_scenario(DEFAULT_CORPUS / "scenarios" / "parameter-loss.json")
+    reference = run_scenario(scenario)
+    log = next(iter(reference.logs.values()))
+    softswitch.setup(next(iter(reference.switches.values())).config, "spec")
+    frames = log.ingress[:40]
+    named = sorted({i for r in frames if (i := _agtr(r.frame)) is not None})
+    outputs, states = softswitch.inject_attributed_reading(
+        [Injection(r.port, r.frame, r.time_ns, r.queue_depth) for r in frames], {0: named})
+    assert outputs == [[(e.port, e.frame) for e in log.egress if e.after == k]
+                       for k in range(len(frames))]
+    assert any(outputs)
+    assert states == _registers(softswitch, BfrtFacade).read_levels({0: named})
+    assert any(state.stamp and any(state.values) for state in states[0].values()), states
