@@ -7,17 +7,15 @@ in one line, and see a register-only defect's readback as the Read would.
 """
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import pytest
 
 from reference.run import run_scenario
+from softswitch_helpers import softswitch_target
 
 from atp_fixtures.generation.corpus import load_scenario
 from atp_fixtures.plugin import DEFAULT_CORPUS
 from atp_fixtures.running.closed_loop import run_on_target
-from atp_fixtures.targets import open_target
-from atp_fixtures.targets.base import TargetError, TargetUnavailable
+from atp_fixtures.targets.base import TargetError
 from atp_fixtures.targets.tagged_reads import TaggedReadFacade
 from p4src.control.aggregation import AggregatorRegisters
 from p4src.control.bfrt import BfrtFacade
@@ -29,14 +27,7 @@ PORTS = tuple(range(1, 10)) + (100, 101)
 
 @pytest.fixture(scope="module")
 def softswitch():
-    testbed = SimpleNamespace(softswitch=SimpleNamespace(clock="trailer", ports=PORTS,
-                                                         pool_max=20000))
-    try:
-        target = open_target("softswitch", testbed)
-    except TargetUnavailable as e:
-        pytest.skip(e.reason)
-    yield target
-    target.close()
+    yield from softswitch_target(PORTS)
 
 
 def _registers(target, facade_class) -> AggregatorRegisters:

@@ -46,22 +46,30 @@ def _existing(names) -> set[str]:
     return {n for n in names if os.path.exists(f"/sys/class/net/{n}")}
 
 
-def test_conformance_runs_on_the_tofino_model_driver(tmp_path):
-    """The corpus (wire conformance) and a closed-loop property (exactly-once, in
-    lockstep with the reference) through the tofino-model driver, in two xdist workers
-    (the testbed names 8 switches: 4 each)."""
+def _in_two_workers(tmp_path, testbed, *tests: str) -> tuple[Path, str]:
+    """``tests`` on the tofino-model target with ``testbed`` under -n 2, which must pass
+    in two xdist workers; (its junit file, the end of its output)."""
     junit = tmp_path / "junit.xml"
     env = dict(os.environ, ATP_SUMMARY_JSON=str(tmp_path / "summary.json"),
                ATP_ARTIFACTS_DIR=str(tmp_path / "artifacts"))
     r = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n", "2",
-         "conformance/test_wire_conformance.py::test_corpus_trace_replays_identically",
-         "conformance/test_exactly_once.py::test_single_worker_job_overwrites_stale_values",
-         "--target=tofino-model", f"--testbed={AS_MODEL}", f"--junitxml={junit}"],
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n", "2", *tests,
+         "--target=tofino-model", f"--testbed={testbed}", f"--junitxml={junit}"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=1200)
     out = r.stdout[-6000:] + r.stderr[-3000:]
     assert r.returncode == 0, out
     assert "2 workers" in r.stdout, "did not run in 2 xdist workers: " + out
+    return junit, out
+
+
+def test_conformance_runs_on_the_tofino_model_driver(tmp_path):
+    """The corpus (wire conformance) and a closed-loop property (exactly-once, in
+    lockstep with the reference) through the tofino-model driver, in two xdist workers
+    (the testbed names 8 switches: 4 each)."""
+    junit, out = _in_two_workers(
+        tmp_path, AS_MODEL,
+        "conformance/test_wire_conformance.py::test_corpus_trace_replays_identically",
+        "conformance/test_exactly_once.py::test_single_worker_job_overwrites_stale_values")
     cases = ET.parse(junit).getroot().iter("testcase")
     passed, skipped = [], []
     for case in cases:
@@ -111,19 +119,11 @@ def test_n_workers_each_bind_their_own_switches_of_the_testbed(tmp_path,
                   for port, iface in sorted(launcher.interfaces.items())]
     bed = tmp_path / "four-switches.yaml"
     bed.write_text("\n".join(lines) + "\n")
-    junit = tmp_path / "junit.xml"
-    env = dict(os.environ, ATP_SUMMARY_JSON=str(tmp_path / "summary.json"),
-               ATP_ARTIFACTS_DIR=str(tmp_path / "artifacts"))
-    r = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n", "2",
-         "conformance/test_two_level.py::test_corpus_multi_rack_equals_single_switch",
-         "conformance/test_exactly_once.py::test_single_worker_job_overwrites_stale_values",
-         "conformance/test_reclamation.py::test_teardown_releases_dead_job",
-         "--target=tofino-model", f"--testbed={bed}", f"--junitxml={junit}"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=1200)
-    out = r.stdout[-6000:] + r.stderr[-3000:]
-    assert r.returncode == 0, out
-    assert "2 workers" in r.stdout, "did not run in 2 xdist workers: " + out
+    junit, out = _in_two_workers(
+        tmp_path, bed,
+        "conformance/test_two_level.py::test_corpus_multi_rack_equals_single_switch",
+        "conformance/test_exactly_once.py::test_single_worker_job_overwrites_stale_values",
+        "conformance/test_reclamation.py::test_teardown_releases_dead_job")
     taken: dict[str, set[str]] = {}
     for case in ET.parse(junit).getroot().iter("testcase"):
         assert case.find("failure") is None and case.find("error") is None, out
