@@ -1,7 +1,8 @@
 """The conformance suite's wall time over real packets next to p4sim, in one run.
 
     python benchmarks/softswitch_suite.py            # a few minutes: exactly-once corpus
-    python benchmarks/softswitch_suite.py --full     # the suite as CI runs it (~30+ min)
+    python benchmarks/softswitch_suite.py --full --mode p4sim --mode softswitch
+                                                     # the suite as CI runs it, ci profile
     python benchmarks/softswitch_suite.py -k "corpus" conformance/test_reclamation.py
 
 The same conformance selection runs, one pytest process after another (no -n: a
@@ -10,7 +11,11 @@ BfRuntime target runs its tests in one process anyway), on
 - ``p4sim``: atp.p4 in process, per-frame lockstep (the CI gate);
 - ``softswitch``: atp.p4 in the switch daemon on veths through the BfRuntime + PTF
   driver, tagged frames in flight, the closed loop batched per switch instant
-  (registers read once per segment of an instant, ``atp_fixtures.running.lockstep``);
+  (registers read once per segment of an instant, ``atp_fixtures.running.lockstep``,
+  by a tagged read request at the end of the segment's batch,
+  ``p4sim/switchd/tagged_reads.py``);
+- ``softswitch, BfRuntime reads``: the same, each segment's registers read by a
+  BfRuntime Read after its frames (what a Tofino gets);
 - ``softswitch, one read per instant``: the same, registers read once per whole
   instant, as before segments (misses a register that a gradient re-taking a released
   aggregator overwrites in the same instant; shown for what segments cost);
@@ -19,7 +24,8 @@ BfRuntime target runs its tests in one process anyway), on
   a switch without tags gets for its frames).
 
 p4sim also runs the multi-switch scenarios that a one-switch target skips (each run's
-outcome counts are printed): the ratios compare whole runs, not equal work. The last three modes are set by loading this module as a pytest plugin
+outcome counts are printed): the ratios compare whole runs, not equal work. The modes
+but the first two are set by loading this module as a pytest plugin
 (``-p benchmarks.softswitch_suite`` with ``ATP_BENCH_DRIVER``). Prints each run's
 wall time and outcome counts and the ratios against p4sim; asserts nothing. Needs root
 (veth pairs) for the softswitch runs.
@@ -46,6 +52,7 @@ FULL = ["conformance/", "--ignore=conformance/test_host_stack.py",
 MODES = {   # name: (target, ATP_BENCH_DRIVER)
     "p4sim": ("p4sim", None),
     "softswitch": ("softswitch", None),
+    "softswitch, BfRuntime reads": ("softswitch", "bfruntime-reads"),
     "softswitch, one read per instant": ("softswitch", "instant"),
     "softswitch, stop-and-wait": ("softswitch", "stop-and-wait"),
 }
@@ -55,7 +62,10 @@ OUTCOMES = ("passed", "failed", "skipped", "error", "xfailed", "xpassed")
 def pytest_configure(config) -> None:
     """As a plugin: the BfRuntime driver in the mode ``ATP_BENCH_DRIVER`` names."""
     mode = os.environ.get("ATP_BENCH_DRIVER")
-    if mode == "stop-and-wait":
+    if mode == "bfruntime-reads":
+        from atp_fixtures.targets.bfrt_ptf import BfrtPtfTarget
+        BfrtPtfTarget.tagged_reads = False
+    elif mode == "stop-and-wait":
         from atp_fixtures.targets.bfrt_ptf import BfrtPtfTarget
         BfrtPtfTarget.pipelined = False
         BfrtPtfTarget.batches_closed_loop = False
@@ -63,7 +73,8 @@ def pytest_configure(config) -> None:
         from atp_fixtures.running import lockstep
         lockstep.segments = lambda deliveries: [deliveries]
     elif mode:
-        raise ValueError(f"unknown ATP_BENCH_DRIVER {mode!r}: stop-and-wait or instant")
+        raise ValueError(f"unknown ATP_BENCH_DRIVER {mode!r}: bfruntime-reads, "
+                         f"stop-and-wait or instant")
 
 
 def run(selection: list[str], target: str, driver: str | None,
@@ -99,8 +110,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--full", action="store_true",
                     help="the whole suite as CI runs it over real packets (slow)")
-    ap.add_argument("--profile", default="ci-real-packets",
-                    help="hypothesis profile (default ci-real-packets, CI's)")
+    ap.add_argument("--profile", default="ci",
+                    help="hypothesis profile (default ci, CI's on every target)")
     ap.add_argument("--mode", action="append", choices=list(MODES),
                     help="run only these modes (repeatable; default all)")
     ap.add_argument("--rounds", type=int, default=1,
@@ -131,7 +142,7 @@ def main() -> int:
         if base and name != "p4sim":
             print(f"{'wall time ' + name + ' / p4sim':<60} {wall / base[0]:>8.2f}x")
     saw = results.get("softswitch, stop-and-wait")
-    for name in ("softswitch", "softswitch, one read per instant"):
+    for name in ("softswitch", "softswitch, BfRuntime reads", "softswitch, one read per instant"):
         if saw and name in results:
             print(f"{'wall time ' + name + ' / stop-and-wait':<60} "
                   f"{results[name][0] / saw[0]:>8.2f}x")

@@ -25,8 +25,9 @@ from __future__ import annotations
 import queue
 import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Iterator, Mapping
 
 import grpc
 from google.rpc import code_pb2, status_pb2
@@ -38,6 +39,7 @@ from bfruntime.service import BfRuntimeStub
 
 U = pb.Update
 ALL_PIPES = 0xFFFF
+READ_REQUESTS_KEPT = 4096   # built cell-read requests kept for reuse
 
 
 class BfRuntimeError(Exception):
@@ -111,6 +113,9 @@ class BfRuntimeClient:
         self.p4_name = p4_name
         self._stream: _Stream | None = None
         self._bound = False
+        self._batched: list[tuple[pb.Update, str]] | None = None   # inside batch()
+        self._read_requests: dict[tuple, pb.ReadRequest] = {}      # cells read -> request
+        self._field_names: dict[tuple[int, int], str] = {}   # (table, field id) -> short name
         self.channel = grpc.insecure_channel(address, options=[
             ("grpc.max_send_message_length", 1 << 30),
             ("grpc.max_receive_message_length", 1 << 30)])
@@ -335,6 +340,13 @@ class BfRuntimeClient:
 
     # ------------------------------------------------------------------ RPC plumbing
     def write(self, updates: Iterable[pb.Update], what: str = "Write") -> None:
+        updates = list(updates)
+        if self._batched is not None:          # inside batch(): sent at its end
+            self._batched.extend((u, what) for u in updates)
+            return
+        self._send_write(updates, what)
+
+    def _send_write(self, updates: list[pb.Update], what: str) -> None:
         req = pb.WriteRequest(client_id=self.client_id)
         if not self._bound:
             req.p4_name = self.p4_name
@@ -345,12 +357,45 @@ class BfRuntimeClient:
         except grpc.RpcError as e:
             raise _rpc_error(what, e) from None
 
+    @contextmanager
+    def batch(self, what: str = "batched Write") -> Iterator[None]:
+        """Every write inside (entry adds, deletes, PRE, register writes, clears) goes
+        out as one Write when the block ends, in order, instead of one round trip each
+        (a switch's reset and configuration: ~60-160 updates). Reads inside do not see
+        them. A failed update raises ``BfRuntimeError`` naming what each failed update
+        was for; a block that raises sends nothing. Nested blocks join the outer one."""
+        if self._batched is not None:
+            yield
+            return
+        self._batched = []
+        try:
+            yield
+            batched = self._batched
+        finally:
+            self._batched = None
+        if not batched:
+            return
+        try:
+            self._send_write([u for u, _ in batched], what)
+        except BfRuntimeError as exc:
+            if not exc.errors:
+                raise
+            named = "; ".join(f"{batched[i][1]}: {code}: {message}"
+                              for i, code, message in exc.errors if i < len(batched))
+            raise BfRuntimeError(f"{what} failed: {named}", exc.code, exc.errors) from None
+
     def read(self, entities: Iterable[pb.Entity], what: str = "Read") -> list[pb.Entity]:
+        return self._send_read(self._read_request(entities), what)
+
+    def _read_request(self, entities: Iterable[pb.Entity]) -> pb.ReadRequest:
         req = pb.ReadRequest(client_id=self.client_id)
         if not self._bound:
             req.p4_name = self.p4_name
         self._target(req)
         req.entities.extend(entities)
+        return req
+
+    def _send_read(self, req: pb.ReadRequest, what: str) -> list[pb.Entity]:
         try:
             return [e for resp in self.stub.Read(req, timeout=self.timeout)
                     for e in resp.entities]
@@ -479,8 +524,48 @@ class BfRuntimeClient:
         """The same cells of several register/counter tables in one Read (a request may
         carry entries of many tables): one ``{index: {field: [value per pipe]}}`` per
         table, in order."""
+        return self._cells_read([(t, indices) for t in tables], from_hw)
+
+    def _cells_read(self, reads: list[tuple[TableInfo, Any]], from_hw: bool) -> list[dict]:
+        """Cells of register/counter tables, each table with its own indices (None:
+        every cell), in one Read: one ``{index: {field: [value per pipe]}}`` per item.
+        The request of a given set of cells is built once (a closed loop reads the same
+        aggregators' cells again and again)."""
+        shape = (tuple((t.id, None if i is None else tuple(i)) for t, i in reads), from_hw,
+                 self.pipe_id, self._bound)
+        req = self._read_requests.get(shape)
+        if req is None:
+            req = self._read_request(self._cell_entities(reads, from_hw))
+            if len(self._read_requests) >= READ_REQUESTS_KEPT:
+                self._read_requests.clear()
+            self._read_requests[shape] = req
+        tables = {t.id: t for t, _ in reads}
+        names = self._field_names
+        cells: dict[int, dict[int, dict[str, list[int]]]] = {tid: {} for tid in tables}
+        what = reads[0][0].name if len(tables) == 1 else f"{len(tables)} registers"
+        for e in self._send_read(req, f"read of {what}"):
+            te = e.table_entry
+            tid = te.table_id
+            fields: dict[str, list[int]] = {}
+            for df in te.data.fields:
+                name = names.get((tid, df.field_id))
+                if name is None:
+                    name = names[(tid, df.field_id)] = _short_field(tables[tid], df.field_id)
+                values = fields.get(name)
+                if values is None:
+                    fields[name] = [int.from_bytes(df.stream, "big")]
+                else:
+                    values.append(int.from_bytes(df.stream, "big"))
+            cells[tid][int.from_bytes(te.key.fields[0].exact.value, "big")] = fields
+        return [cells[t.id] if indices is None else
+                {i: cells[t.id][i] for i in indices if i in cells[t.id]}
+                for t, indices in reads]
+
+    @staticmethod
+    def _cell_entities(reads: list[tuple[TableInfo, Any]], from_hw: bool) -> list[pb.Entity]:
         ents = []
-        for t in tables:
+        for t, indices in reads:
+            key_id, width = t.keys[0].id, t.keys[0].width
             for index in ([None] if indices is None else indices):
                 ent = pb.Entity()
                 te = ent.table_entry
@@ -488,23 +573,10 @@ class BfRuntimeClient:
                 te.table_flags.from_hw = from_hw
                 if index is not None:
                     kf = te.key.fields.add()
-                    kf.field_id = t.keys[0].id
-                    kf.exact.value = encode_int(index, t.keys[0].width, f"{t.name} index")
+                    kf.field_id = key_id
+                    kf.exact.value = encode_int(index, width, f"{t.name} index")
                 ents.append(ent)
-        by_id = {t.id: (t, t.name.split(".", 1)[1] + "." if "." in t.name else "", {})
-                 for t in tables}
-        what = tables[0].name if len(tables) == 1 else f"{len(tables)} registers"
-        for e in self.read(ents, f"read of {what}"):
-            t, prefix, out = by_id[e.table_entry.table_id]
-            i = decode_int(e.table_entry.key.fields[0].exact.value)
-            fields: dict[str, list[int]] = {}
-            for df in e.table_entry.data.fields:
-                fi = t.data_field_by_id(df.field_id)
-                name = fi.name[len(prefix):] if fi and fi.name.startswith(prefix) else \
-                    (fi.name if fi else str(df.field_id))
-                fields.setdefault(name, []).append(decode_int(df.stream))
-            out[i] = fields
-        return [by_id[t.id][2] for t in tables]
+        return ents
 
     def register_read(self, name: str, index: int, *, from_hw: bool = True) -> dict[str, list[int]]:
         """``{field: [value per pipe]}`` of one register cell (field ``f1`` for a scalar)."""
@@ -521,6 +593,13 @@ class BfRuntimeClient:
         """The same cells of several registers in one Read: one ``register_read_many``
         answer per name, in order (a closed loop's readback after every frame)."""
         return self._indexed_reads([self.table(n) for n in names], list(indices), from_hw)
+
+    def registers_read_cells(self, reads: Iterable[tuple[str, Iterable[int]]], *,
+                             from_hw: bool = True) -> list[dict[int, dict[str, list[int]]]]:
+        """Cells of several registers, each with its own indices, in one Read: one
+        ``register_read_many`` answer per (name, indices), in order (a closed loop's
+        readback of both levels' control and value registers after a segment)."""
+        return self._cells_read([(self.table(n), list(i)) for n, i in reads], from_hw)
 
     def register_read_all(self, name: str, *, from_hw: bool = True) -> dict[int, dict[str, list[int]]]:
         """Every cell: ``{index: {field: [value per pipe]}}`` in one Read."""
@@ -624,6 +703,16 @@ class BfRuntimeClient:
                 u.entity.table_entry.table_id = t.id
                 ups.append(u)
         self.write(ups, "reset of the program's tables")
+
+
+def _short_field(t: TableInfo, field_id: int) -> str:
+    """A register/counter data field's name without the table's prefix (``f1``, a pair
+    member's name, ``$COUNTER_SPEC_PKTS``); the id itself if the schema lacks it."""
+    fi = t.data_field_by_id(field_id)
+    if fi is None:
+        return str(field_id)
+    prefix = t.name.split(".", 1)[1] + "." if "." in t.name else ""
+    return fi.name[len(prefix):] if fi.name.startswith(prefix) else fi.name
 
 
 _KEY_FORMS = {"Exact": "an integer", "Ternary": "(value, mask)", "LPM": "(value, prefix_len)",

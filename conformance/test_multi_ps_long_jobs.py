@@ -13,10 +13,12 @@ the same property in ``test_host_stack.py``.
 Every scenario is at least ``32768 - S`` seqs, and ``S`` is bounded by the target's pool
 (and, behind real interfaces, by what one register read-back may hold): on a Tofino
 build that is ~29,000-32,500 seqs, a minute or more per scenario on an interpreted
-switch; so a run draws few examples (:func:`_examples`: none under ``ci-real-packets``,
-which CI runs on the softswitch and the tofino-model driver, where the corpus scenario
-is the sample) and the corpus holds one scenario. Under ``--profile=atp-release`` there is nothing to check: the release
-restarts seq at 1 for every tensor (9.7), its PS keeps its state and has no frontier.
+switch; so a run draws few examples (:func:`_examples`) and the corpus holds one
+scenario. On a real-packet target (the softswitch, the tofino-model driver, a switch)
+the ``ci`` profile, which CI runs there, draws none: the corpus scenario is the sample
+(the generated test skips, saying so). Under ``--profile=atp-release`` there is nothing
+to check: the release restarts seq at 1 for every tensor (9.7), its PS keeps its state
+and has no frontier.
 """
 
 from __future__ import annotations
@@ -48,9 +50,12 @@ SLACK_NS = 5_000_000
 
 
 # examples per generated test: one per this many of the session profile's (ci, 75: 1;
-# dev, 100: 2; deep: 4 at most); a profile with fewer (ci-real-packets, 15) runs the
-# corpus scenario only
+# dev, 100: 2; deep: 4 at most); a profile with fewer runs the corpus scenario only
 PROFILE_EXAMPLES_PER_EXAMPLE = 40
+# on a real-packet target (the closed loop batched behind real interfaces: over a minute
+# an example) a profile below this many examples (ci, 75, as CI runs the softswitch and
+# the tofino-model driver) runs the corpus scenario only; dev and deep draw as above
+REAL_PACKETS_MIN_PROFILE_EXAMPLES = 100
 
 
 # the session profile's examples per generated test, read when the module is collected
@@ -58,8 +63,10 @@ PROFILE_EXAMPLES_PER_EXAMPLE = 40
 PROFILE_EXAMPLES = settings.default.max_examples
 
 
-def _examples() -> int:
+def _examples(real_packets: bool = False) -> int:
     """Each example is thousands to tens of thousands of seqs (module docstring)."""
+    if real_packets and PROFILE_EXAMPLES < REAL_PACKETS_MIN_PROFILE_EXAMPLES:
+        return 0
     return min(PROFILE_EXAMPLES // PROFILE_EXAMPLES_PER_EXAMPLE, 4)
 
 
@@ -85,8 +92,16 @@ def test_idle_ps_returns_with_exact_results(data, profile, target, run_on):
         pytest.skip(f"the session's hypothesis profile draws {PROFILE_EXAMPLES} examples "
                     f"per generated test, under {PROFILE_EXAMPLES_PER_EXAMPLE}: "
                     f"a multi-PS example is ~30,000 seqs (over a minute on a real-packet "
-                    f"target), so this profile samples the corpus scenario only; "
+                    f"target), so this profile samples the corpus scenario only "
+                    f"(test_corpus_idle_ps_returns_with_exact_results); "
                     f"--hypothesis-profile=ci or dev draws 1 or 2")
+    if not _examples(real_packets=target.batches_closed_loop):
+        pytest.skip(f"on the real-packet target {target.name!r} the session's hypothesis "
+                    f"profile draws {PROFILE_EXAMPLES} examples per generated test, under "
+                    f"{REAL_PACKETS_MIN_PROFILE_EXAMPLES}: a multi-PS example is ~30,000 "
+                    f"seqs, over a minute there, so this run samples the corpus scenario "
+                    f"only (test_corpus_idle_ps_returns_with_exact_results), as CI does; "
+                    f"--hypothesis-profile=dev draws 2, deep 4")
     scenario = data.draw(multi_ps_long_job_scenarios(
         target.scenario_pool_max, profile,
         REAL_PACKETS_MAX_WINDOW if target.batches_closed_loop else MAX_WINDOW))

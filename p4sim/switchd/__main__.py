@@ -28,6 +28,7 @@ from .device import SoftDevice
 from .lifecycle import sweep_stale, watch_parent
 from .ports import PortError, PortIO
 from .server import BfRuntimeServer
+from .work_clock import WorkClock
 
 REPO = Path(__file__).resolve().parents[2]
 DEFAULT_PROGRAM = REPO / "p4src" / "atp.p4"
@@ -130,11 +131,12 @@ def build(args):
     except ValueError as e:
         raise UsageError(str(e)) from None
     clock = (lambda: 0) if args.clock == "zero" else time.time_ns
+    work = WorkClock()           # the status line's time per kind of work
     io = PortIO(device, bindings, clock=clock, batch=args.batch,
-                trailer=args.clock == "trailer")
+                trailer=args.clock == "trailer", work=work)
     io.open()
     try:
-        server = BfRuntimeServer(device, args.grpc_addr)
+        server = BfRuntimeServer(device, args.grpc_addr, work=work)
     except OSError as e:
         io.close()
         raise UsageError(str(e)) from None
@@ -170,7 +172,8 @@ def main(argv=None) -> int:
                           f"{'' if device.ports[p].up else ' DOWN'}"
                           for p, s in sorted(io.status().items()))
         return (f"program {device.p4_name}: frames in={io.frames_in} out={io.frames_out}; "
-                f"bound client={server.bound_client}; ports: {ports or 'none'}")
+                f"{io.work.line()}; bound client={server.bound_client}; "
+                f"ports: {ports or 'none'}")
 
     signal.signal(signal.SIGUSR1, lambda *_: _say(f"p4sim.switchd: {status()}", sys.stderr))
     try:

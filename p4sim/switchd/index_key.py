@@ -58,12 +58,14 @@ def index_entities(t: TableInfo, te: pb.TableEntry, size: int):
     """A read of such a table: ``(index, answer)`` for the index the entry names (every
     index without a key), the answer an Entity with the table id and key filled in."""
     i = index_of(t, te, size=size)
+    table_id, key_id = t.id, t.keys[0].id
     for j in (range(size) if i is None else (i,)):
         ent = pb.Entity()
-        ent.table_entry.table_id = t.id
-        kf = ent.table_entry.key.fields.add()
-        kf.field_id = t.keys[0].id
-        kf.exact.value = encode_int(j, 32)
+        answer = ent.table_entry
+        answer.table_id = table_id
+        kf = answer.key.fields.add()
+        kf.field_id = key_id
+        kf.exact.value = j.to_bytes(4, "big")      # an index: 32 bits
         yield j, ent
 
 

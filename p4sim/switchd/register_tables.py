@@ -56,11 +56,26 @@ def write(reg, t: TableInfo, typ, te: pb.TableEntry) -> None:
 def read(reg, t: TableInfo, te: pb.TableEntry):
     """The cells a read names (every index without a key), one data field per
     register field."""
-    fids = [(t.data[f"{t.name.split('.', 1)[1]}.{f[0] or 'f1'}"].id, f[1], d)
-            for f, d in zip(reg.spec.fields, reg.data)]
+    columns = [(fid, mask, size, d) for (fid, mask, size), d in zip(field_plan(t, reg.spec), reg.data)]
     for i, ent in index_entities(t, te, reg.size):
-        for fid, w, d in fids:
-            df = ent.table_entry.data.fields.add()
+        fields = ent.table_entry.data.fields
+        for fid, mask, size, d in columns:
+            df = fields.add()
             df.field_id = fid
-            df.stream = encode_int(d[i] & ((1 << w) - 1), w)
+            df.stream = (d[i] & mask).to_bytes(size, "big")
         yield ent
+
+
+_plans: dict[int, tuple] = {}
+
+
+def field_plan(t: TableInfo, spec) -> list[tuple[int, int, int]]:
+    """(data field id, value mask, bytes on the wire) per register field, worked out
+    once per table and register (a closed loop reads ~35 registers after each segment)."""
+    found = _plans.get(id(t))
+    if found is None or found[0] is not t or found[1] is not spec:
+        prefix = t.name.split(".", 1)[1]
+        found = _plans[id(t)] = (t, spec, [
+            (t.data[f"{prefix}.{f[0] or 'f1'}"].id, (1 << f[1]) - 1, (f[1] + 7) // 8)
+            for f in spec.fields])
+    return found[2]

@@ -57,6 +57,7 @@ from .bfrt_schema import dumps
 from .device import DeviceError, SoftDevice
 from .enum_check import check_enums, undefined_enum_values
 from .learn import digest_message
+from .work_clock import WorkClock
 
 log = logging.getLogger("p4sim.switchd")
 
@@ -67,14 +68,29 @@ class _Errors:
     """Per-entity outcomes of a Read or Write, reported as bf_switchd's server does."""
 
     def __init__(self):
-        self.outcomes: list[pb.Error] = []
+        # None for an entity that succeeded: its Error is built only if asked for (a
+        # register readback is ~70 entities, a configuration ~100 updates)
+        self._outcomes: list[pb.Error | None] = []
 
     def add(self, code: int = code_pb2.OK, message: str = "") -> None:
-        self.outcomes.append(pb.Error(canonical_code=code, message=message))
+        self._outcomes.append(None if code == code_pb2.OK and not message else
+                              pb.Error(canonical_code=code, message=message))
+
+    def last(self) -> pb.Error:
+        """The last entity's outcome (to amend it)."""
+        if self._outcomes[-1] is None:
+            self._outcomes[-1] = pb.Error(canonical_code=code_pb2.OK)
+        return self._outcomes[-1]
+
+    @property
+    def outcomes(self) -> list[pb.Error]:
+        return [e if e is not None else pb.Error(canonical_code=code_pb2.OK)
+                for e in self._outcomes]
 
     def status(self, what: str) -> status_pb2.Status | None:
         """UNKNOWN with the packed errors, or None when every entity succeeded."""
-        failed = [i for i, e in enumerate(self.outcomes) if e.canonical_code != code_pb2.OK]
+        failed = [i for i, e in enumerate(self._outcomes)
+                  if e is not None and e.canonical_code != code_pb2.OK]
         if not failed:
             return None
         st = status_pb2.Status(
@@ -175,9 +191,10 @@ class BfRuntimeServer:
     """Serves one SoftDevice on a gRPC address; ``start()`` / ``stop()``."""
 
     def __init__(self, device: SoftDevice, address: str = "127.0.0.1:50052", *,
-                 device_id: int = 0, max_workers: int = 16):
+                 device_id: int = 0, max_workers: int = 16, work: WorkClock | None = None):
         from concurrent import futures
         self.device = device
+        self.work = work or WorkClock()          # time in Reads and Writes (status line)
         self.device_id = device_id
         self.address = address
         self._bfrt_json = dumps(device.schema)
@@ -337,24 +354,25 @@ class BfRuntimeServer:
         ignore_not_found = _metadata_flag(context, "ignore_not_found")
         errors = _Errors()
         deadline = _deadline(context)
-        for i, upd in enumerate(request.updates):
-            if not context.is_active():     # the client's deadline passed or it cancelled:
-                log.info("Write cancelled after %d of %d updates", i, len(request.updates))
-                return pb.WriteResponse()   # what was applied stays, as bf_switchd does
-            if deadline is not None and time.monotonic() > deadline:
-                context.abort(grpc.StatusCode.DEADLINE_EXCEEDED,
-                              f"Write RPC request timed out before update {i} of "
-                              f"{len(request.updates)} (metadata deadline)")
-            _run(lambda: self._write_one(request, upd, journal), errors, f"update {i}")
-            if journal is not None and errors.outcomes[-1].canonical_code != code_pb2.OK:
-                with self.device.lock:           # undo what the request applied
-                    for undo in reversed(journal):
-                        undo()
-                break
-            last = errors.outcomes[-1]
-            if ignore_not_found and upd.type == pb.Update.DELETE and \
-                    last.canonical_code == code_pb2.NOT_FOUND:
-                last.code, last.canonical_code = code_pb2.NOT_FOUND, code_pb2.OK
+        with self.work.timing("write"):
+            for i, upd in enumerate(request.updates):
+                if not context.is_active():  # the client's deadline passed or it cancelled:
+                    log.info("Write cancelled after %d of %d updates", i, len(request.updates))
+                    return pb.WriteResponse()  # what was applied stays, as bf_switchd does
+                if deadline is not None and time.monotonic() > deadline:
+                    context.abort(grpc.StatusCode.DEADLINE_EXCEEDED,
+                                  f"Write RPC request timed out before update {i} of "
+                                  f"{len(request.updates)} (metadata deadline)")
+                _run(lambda: self._write_one(request, upd, journal), errors, f"update {i}")
+                last = errors.last()
+                if journal is not None and last.canonical_code != code_pb2.OK:
+                    with self.device.lock:        # undo what the request applied
+                        for undo in reversed(journal):
+                            undo()
+                    break
+                if ignore_not_found and upd.type == pb.Update.DELETE and \
+                        last.canonical_code == code_pb2.NOT_FOUND:
+                    last.code, last.canonical_code = code_pb2.NOT_FOUND, code_pb2.OK
         resp = pb.WriteResponse()
         if in_resp:
             resp.status.extend(errors.outcomes)
@@ -403,9 +421,10 @@ class BfRuntimeServer:
         in_resp = _metadata_flag(context, "error_in_resp")
         errors = _Errors()
         found: list[pb.Entity] = []
-        for i, ent in enumerate(request.entities):
-            _run(lambda: found.extend(self._read_one(request, ent)), errors,
-                 f"read entity {i}")
+        with self.work.timing("read"):
+            for i, ent in enumerate(request.entities):
+                _run(lambda: found.extend(self._read_one(request, ent)), errors,
+                     f"read entity {i}")
         for start in range(0, max(len(found), 1), READ_CHUNK):
             resp = pb.ReadResponse()
             resp.entities.extend(found[start:start + READ_CHUNK])

@@ -39,8 +39,9 @@ def _field(register: str, name: str = "f1") -> str:
 _OWNER, _STAMP = _field(OWNER_STAMP, "owner"), _field(OWNER_STAMP, "stamp")
 _BITMAP, _COUNT, _ECN = _field(BITMAP), _field(COUNT), _field(ECN)
 _VALUE_FIELDS = tuple(_field(r) for r in VALUES)
+_CONTROL_PAIRS = ((OWNER_STAMP, _OWNER), (OWNER_STAMP, _STAMP), (BITMAP, _BITMAP),
+                  (COUNT, _COUNT), (ECN, _ECN))
 _VALUE_PAIRS = tuple(zip(VALUES, _VALUE_FIELDS))
-_CONTROL_PAIRS = ((BITMAP, _BITMAP), (COUNT, _COUNT), (ECN, _ECN))
 
 
 class AggregatorIndex:
@@ -101,25 +102,40 @@ class AggregatorRegisters:
         return self.read_many([index], level, pipe)[index]
 
     def read_many(self, indices, level: int = 0, pipe: int = 0) -> dict[int, AggregatorState]:
-        """Several aggregators of pipe ``pipe`` with one batched read per register field
-        (a gRPC backend sends one request per register, whatever the number of
-        aggregators)."""
-        indices = list(dict.fromkeys(indices))
-        cells = [self._ci(i, level) for i in indices]
-        f = self.facade
-        pairs = f.register_read_cells(OWNER_STAMP, cells, pipe=pipe)   # one request for both
-        owner = [pairs[c][_OWNER] for c in cells]
-        stamp = [pairs[c][_STAMP] for c in cells]
-        bitmap, count, ecn = f.registers_read_values(_CONTROL_PAIRS, cells, pipe=pipe)
-        both = cells + [c + 2 * self.slots for c in cells]
-        n = len(cells)
-        columns = f.registers_read_values(_VALUE_PAIRS, both, pipe=pipe)
-        out = {}
-        for k, i in enumerate(indices):
-            half = [column[k] for column in columns] + [column[n + k] for column in columns]
-            out[i] = AggregatorState(owner[k], bitmap[k], count[k], ecn[k], stamp[k],
-                                     tuple(v - U32 if v >= HALF_U32 else int(v)
-                                           for v in half))   # signed int32
+        """Several aggregators of one level in pipe ``pipe`` (``read_levels``)."""
+        return self.read_levels({(pipe, level): indices})[(pipe, level)]
+
+    def read_levels(self, wanted) -> dict[tuple[int, int], dict[int, AggregatorState]]:
+        """Aggregators of several levels and pipes (``{(pipe, level): indices}``, spec
+        8a: every pipe has its own registers) as one batch: every register an aggregator
+        spans, at the cells of all of them, in one facade call (a gRPC backend sends one
+        Read, whatever the number of aggregators, levels and pipes)."""
+        chosen = {key: list(dict.fromkeys(indices)) for key, indices in wanted.items()}
+        pipes = sorted({pipe for pipe, _ in chosen})
+        cells = {pipe: [self._ci(i, level) for (p, level), indices in chosen.items()
+                        if p == pipe for i in indices] for pipe in pipes}
+        groups = []
+        for pipe in pipes:
+            if cells[pipe]:
+                both = cells[pipe] + [c + 2 * self.slots for c in cells[pipe]]
+                groups += [(_CONTROL_PAIRS, cells[pipe], pipe), (_VALUE_PAIRS, both, pipe)]
+        columns = iter(self.facade.registers_read_columns(groups) if groups else ())
+        out: dict[tuple[int, int], dict[int, AggregatorState]] = {}
+        for pipe in pipes:
+            if cells[pipe]:
+                (owner, stamp, bitmap, count, ecn), values = next(columns), next(columns)
+            n, k = len(cells[pipe]), 0
+            for (p, level), indices in chosen.items():
+                if p != pipe:
+                    continue
+                states = out[(pipe, level)] = {}
+                for i in indices:
+                    half = [column[k] for column in values] + \
+                        [column[n + k] for column in values]
+                    states[i] = AggregatorState(owner[k], bitmap[k], count[k], ecn[k],
+                                                stamp[k], tuple(v - U32 if v >= HALF_U32
+                                                                else int(v) for v in half))
+                    k += 1            # the values: signed int32
         return out
 
     def owners(self, pipe: int = 0) -> list[tuple[int, int]]:

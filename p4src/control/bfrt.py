@@ -23,6 +23,7 @@ class BfrtFacade(SwitchFacade):
         self.client = client
         self._pipes: int | None = None
         self._single_pipe: set[str] = set()     # registers set to single-pipe scope
+        self._full_names: dict[tuple[str, str], str] = {}   # (register, field) -> bfrt name
 
     def _call(self, what: str, fn, *args, **kwargs):
         try:
@@ -138,6 +139,55 @@ class BfrtFacade(SwitchFacade):
             except KeyError:
                 raise FacadeError(f"register {register} has data fields "
                                   f"{sorted(full[0]) if full else []}, not {field!r}") from None
+        return out
+
+    def registers_read_cells(self, reads, from_hw=True):
+        # a Read answers every pipe's value of a cell: each register is read once, at
+        # the cells of every pipe asked, and each item keeps its pipe's values
+        reads = [(register, list(indices), pipe) for register, indices, pipe in reads]
+        wanted: dict[str, dict[int, None]] = {}
+        for register, indices, _ in reads:
+            wanted.setdefault(register, {}).update(dict.fromkeys(indices))
+        order = list(wanted)
+        answers = self._call(f"registers {order[0]}.. ({len(order)})",
+                             self.client.registers_read_cells,
+                             [(register, list(wanted[register])) for register in order],
+                             from_hw=from_hw)
+        by_register = dict(zip(order, answers))
+        names = self._full_names
+        out = []
+        for register, indices, pipe in reads:
+            answer = by_register[register]
+            cells = {}
+            for i in indices:
+                cell = {}
+                for f, values in answer[i].items():
+                    name = names.get((register, f))
+                    if name is None:
+                        name = names[(register, f)] = f"{strip_pipe(register)}.{f}"
+                    if pipe >= len(values):
+                        raise FacadeError(f"register {register}: the device answered "
+                                          f"{len(values)} value(s) per field, none for "
+                                          f"pipe {pipe}")
+                    cell[name] = values[pipe]
+                cells[i] = cell
+            out.append(cells)
+        return out
+
+    def registers_read_columns(self, groups, from_hw=True):
+        groups = [(list(pairs), list(indices), pipe) for pairs, indices, pipe in groups]
+        reads = [(register, indices, pipe) for pairs, indices, pipe in groups
+                 for register in dict.fromkeys(r for r, _ in pairs)]
+        cells = iter(self.registers_read_cells(reads, from_hw))      # one Read
+        out = []
+        for pairs, indices, _ in groups:
+            answers = {register: next(cells) for register in dict.fromkeys(r for r, _ in pairs)}
+            try:
+                out.append([[answers[register][i][field] for i in indices]
+                            for register, field in pairs])
+            except KeyError as exc:
+                raise FacadeError(f"registers {pairs[0][0]}..: no data field or cell "
+                                  f"{exc} in the answer") from None
         return out
 
     def register_clear(self, register):

@@ -132,6 +132,25 @@ class SwitchFacade(ABC):
         one list per pair, in order."""
         return [self.register_read_values(r, f, indices, from_hw, pipe) for r, f in fields]
 
+    def registers_read_cells(self, reads: Sequence[tuple[str, Sequence[int], int]],
+                             from_hw: bool = True) -> list[dict[int, dict[str, int]]]:
+        """``register_read_cells`` of several registers, each at its own cells of its
+        own pipe (``(register, indices, pipe)``), as one batch (one BfRuntime Read: it
+        answers every pipe's value of a cell): one answer per item."""
+        return [self.register_read_cells(r, indices, from_hw, pipe)
+                for r, indices, pipe in reads]
+
+    def registers_read_columns(self, groups: Sequence[tuple[Sequence[tuple[str, str]],
+                                                            Sequence[int], int]],
+                               from_hw: bool = True) -> list[list[list[int]]]:
+        """``registers_read_values`` of several groups, each (register, field) pairs at
+        its own cells of its own pipe (``(pairs, indices, pipe)``), as one batch (the
+        readback after a segment of a closed loop: both levels' control registers at the
+        aggregators' cells, the value registers at those and at their second halves, in
+        every pipe, in one BfRuntime Read): per group, one list of values per pair, in
+        the order of the group's indices."""
+        return [self.registers_read_values(pairs, indices, from_hw, pipe)
+                for pairs, indices, pipe in groups]
 
 def strip_pipe(name: str) -> str:
     """``pipe.Ingress.x`` -> ``Ingress.x`` (bfrt.json table names carry the pipe)."""

@@ -86,6 +86,12 @@ class AtpControlPlane:
         """Several aggregators of pipe ``pipe``, one batched read per register."""
         return self.registers.read_many(indices, level, pipe)
 
+    def read_aggregator_levels(self, wanted
+                               ) -> dict[tuple[int, int], dict[int, AggregatorState]]:
+        """Aggregators of several levels and pipes (``{(pipe, level): indices}``) in one
+        batched read."""
+        return self.registers.read_levels(wanted)
+
     def occupied(self) -> int:
         """Owned aggregators of both levels in every pipe (section 10's occupancy)."""
         return self.registers.occupied()

@@ -48,6 +48,6 @@ def test_the_profile_row_names_every_registered_profile():
     from hypothesis import settings
     import atp_fixtures.plugin  # noqa: F401  (registers the profiles)
     row = _table_rows()["--hypothesis-profile"]
-    for name in ("ci", "ci-real-packets", "dev", "deep"):
+    for name in ("ci", "dev", "deep"):
         settings.get_profile(name)             # registered
         assert f"`{name}`" in row, f"the --hypothesis-profile row lacks {name}"

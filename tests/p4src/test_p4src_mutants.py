@@ -268,5 +268,5 @@ def test_no_hypothesis_profile_runs_the_explain_phase():
     """Its "Explanation" lists harness lines as if they were about the bug."""
     from hypothesis import Phase, settings
     import atp_fixtures.plugin  # noqa: F401  (registers the profiles)
-    for name in ("ci", "ci-real-packets", "dev", "deep"):
+    for name in ("ci", "dev", "deep"):
         assert Phase.explain not in settings.get_profile(name).phases, name

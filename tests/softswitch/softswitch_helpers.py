@@ -1,4 +1,5 @@
-"""Shared pieces of the softswitch tests: an in-process BfRuntime server on loopback."""
+"""Shared pieces of the softswitch tests: an in-process BfRuntime server on loopback,
+and the softswitch target on its own ports."""
 from __future__ import annotations
 
 import contextlib
@@ -35,3 +36,24 @@ def eth(dst: int, src: int = 0x020000000099, ether_type: int = 0x0800,
         payload: bytes = b"") -> bytes:
     return dst.to_bytes(6, "big") + src.to_bytes(6, "big") + ether_type.to_bytes(2, "big") \
         + payload
+
+
+def softswitch_target(ports: tuple[int, ...]):
+    """The softswitch target on ``ports`` (trailer clock, a wide pool; yields it, closes
+    it after); the calling test is skipped with the reason when it cannot start here."""
+    from types import SimpleNamespace
+
+    import pytest
+
+    from atp_fixtures.targets import open_target
+    from atp_fixtures.targets.base import TargetUnavailable
+    testbed = SimpleNamespace(softswitch=SimpleNamespace(clock="trailer", ports=ports,
+                                                         pool_max=20000))
+    try:
+        target = open_target("softswitch", testbed)
+    except TargetUnavailable as e:
+        pytest.skip(e.reason)
+    try:
+        yield target
+    finally:
+        target.close()

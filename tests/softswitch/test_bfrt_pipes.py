@@ -95,3 +95,26 @@ def test_a_pipe_the_device_lacks_is_refused():
         with _client(addr, pipe_id=2) as c:
             with pytest.raises(BfRuntimeError, match="pipes 0..1"):
                 c.entry_add(TABLE, {"hdr.eth.dst": DST}, "to_port", {"port": 3})
+
+
+def test_a_tagged_read_reads_the_pipe_it_names(four_pipes):
+    """The register read through the tags (``p4sim/switchd/tagged_reads.py``) names a
+    pipe per group and answers that pipe's cells: each pipe's value a Read answers."""
+    from p4sim.switchd import tagged_reads
+    addr, dev = four_pipes
+    with _client(addr) as c:
+        c.entry_add(TABLE, {"hdr.eth.dst": DST}, "to_port", {"port": 3})
+        for port in (133, 389, 389):
+            dev.inject(port, frame(), 0)
+        seen_in = c.table("Ingress.seen_in").id
+        groups = [([seen_in], [133, 389], pipe) for pipe in range(4)]
+        answer = tagged_reads.parse_answer(
+            tagged_reads.answer_parts(dev, tagged_reads.request_frame(groups)), groups)
+        by_pipe = [[values[0] for values in group[0][1]] for group in answer]
+        read = [c.register_read("Ingress.seen_in", i)["f1"] for i in (133, 389)]
+        assert by_pipe == [[read[0][pipe], read[1][pipe]] for pipe in range(4)]
+        assert by_pipe == [[0, 0], [1, 0], [0, 0], [0, 2]]
+        refused = [([seen_in], [0], 4)]
+        with pytest.raises(tagged_reads.ReadRefused, match="pipe 4 outside"):
+            tagged_reads.parse_answer(
+                tagged_reads.answer_parts(dev, tagged_reads.request_frame(refused)), refused)

@@ -283,3 +283,33 @@ def test_our_client_reads_errors_as_the_sde_client_does(l2):
         assert ei.value.code == grpc.StatusCode.UNKNOWN
         assert [(i, code) for i, code, _ in ei.value.errors] == [(1, "NOT_FOUND")]
         assert [e.key for e in c.entry_get("forward")] == [{"hdr.ethernet.dst_addr": 1}]
+
+
+def test_a_batch_is_one_write_in_order_and_names_what_failed(l2):
+    """``BfRuntimeClient.batch``: the writes of a block reach the switch as one Write, in
+    their order (a delete then an add of the same key works); a failed update is named
+    by the call it came from (the others apply, as any Write of several updates); a
+    block that raises sends nothing."""
+    addr, dev, srv = l2
+    key = {"hdr.ethernet.dst_addr": 0x020000000001}
+    with BfRuntimeClient(addr, p4_name="l2_forward", timeout=5) as c:
+        c.entry_add("forward", key, "set_port", {"port": 5})
+        writes = srv.work.counts["write"]
+        with c.batch("swap"):
+            c.entry_del("forward", key)
+            c.entry_add("forward", key, "set_port", {"port": 6})
+            c.default_entry_set("forward", "set_port", {"port": 3})
+            assert c.entry_get("forward", key)[0].data == {"port": 5}    # not sent yet
+        assert srv.work.counts["write"] == writes + 1
+        assert dev.inject(1, eth(0x020000000001), 0)[0][0] == 6
+        with pytest.raises(BfRuntimeError) as info:
+            with c.batch("two adds"):
+                c.entry_add("forward", {"hdr.ethernet.dst_addr": 0x0B}, "set_port", {"port": 1})
+                c.entry_add("forward", key, "set_port", {"port": 7})       # exists already
+        assert str(info.value).startswith("two adds failed: entry_add on pipe.Ingress.forward: "
+                                          "ALREADY_EXISTS"), info.value
+        with pytest.raises(RuntimeError):
+            with c.batch():
+                c.entry_del("forward", key)
+                raise RuntimeError("abandoned")
+        assert c.entry_get("forward", key)[0].data == {"port": 6}

@@ -195,7 +195,7 @@ def test_killing_a_multi_switch_run_leaves_none_of_its_daemons(target, tmp_path)
     every one of them stops and takes its veths."""
     two_switches = tmp_path / "two-switches.yaml"
     two_switches.write_text((REPO / "fixtures" / "testbeds" / "softswitch-as-model.yaml")
-                            .read_text().replace("switches: 4", "switches: 2"))
+                            .read_text().replace("switches: 8", "switches: 2"))
     args = [a.format(two_switches=two_switches) for a in MULTI_SWITCH_TARGETS[target]]
     run, daemons = _start([*RUN_MULTI_SWITCH, *args], daemons=2)
     seen = {d.pid: d for d in daemons}

@@ -10,18 +10,15 @@ on failing verdicts: traces replayed on a switch configured without one job's ro
 from __future__ import annotations
 
 from dataclasses import replace
-from types import SimpleNamespace
-
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 
 from reference.run import run_scenario
+from softswitch_helpers import softswitch_target
 
 from atp_fixtures.oracles.comparator import compare
 from atp_fixtures.running.replay import replay
 from atp_fixtures.generation.strategies import scenarios
-from atp_fixtures.targets import open_target
-from atp_fixtures.targets.base import TargetUnavailable
 from atp_fixtures.running.trace import trace_from_run
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("softswitch-veth")]
@@ -37,14 +34,7 @@ REAL_PACKETS = settings(derandomize=True, deadline=None, database=None,
 
 @pytest.fixture(scope="module")
 def softswitch():
-    testbed = SimpleNamespace(softswitch=SimpleNamespace(clock="trailer", ports=PORTS,
-                                                         pool_max=20000))
-    try:
-        target = open_target("softswitch", testbed)
-    except TargetUnavailable as e:
-        pytest.skip(e.reason)
-    yield target
-    target.close()
+    yield from softswitch_target(PORTS)
 
 
 def _by_port(observed) -> dict:

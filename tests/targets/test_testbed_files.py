@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from atp_fixtures.plugin import DEFAULT_CORPUS, too_many_switches_reason
-from atp_fixtures.targets.session import SessionState
+from atp_fixtures.targets.session import SessionState, switch_share
 from atp_fixtures.targets.testbed import PortSetup, load_testbed
 from atp_fixtures.targets import testbed as testbed_files
 from suite_cli import run_on_tofino_model
@@ -48,7 +48,7 @@ def test_shipped_softswitch_testbeds_start_their_own_switch():
     assert model.target == "tofino-model" and model.softswitch is not None
     assert model.softswitch.clock == "trailer" and 100 in model.softswitch.ports
     assert model.switches == ()       # the started softswitches provide grpc and ports
-    assert model.switch_count == 4    # one per rack switch, as the softswitch pool's limit
+    assert model.switch_count == 8    # under CI's -n 2, 4 a worker: the softswitch pool's limit
     soft = load_testbed(TESTBEDS / "softswitch.yaml")
     assert soft.target == "softswitch" and soft.softswitch.pool_max == 20000
 
@@ -68,7 +68,7 @@ def test_shipped_two_switch_example_names_two_endpoints_in_rack_order():
     ("two-tofino-models.example.yaml", "tofino-model", 2),
     ("tofino-model.yaml", "tofino-model", 1),
     ("hardware.example.yaml", "hardware", 1),
-    ("softswitch-as-model.yaml", "tofino-model", 4)])
+    ("softswitch-as-model.yaml", "tofino-model", 8)])
 def test_a_run_has_as_many_rack_switches_as_the_testbed_names(name, target, count):
     """The session's limit on rack switches is the testbed's count; beyond it the skip
     names the file, its count and how to add switches (no driver is opened here)."""
@@ -78,6 +78,30 @@ def test_a_run_has_as_many_rack_switches_as_the_testbed_names(name, target, coun
     reason = too_many_switches_reason(state, count + 1)
     assert f"testbed {bed.path}, which names {count}: to check such scenarios" in reason
     assert ("softswitch.switches" if bed.softswitch else "under its 'switches:'") in reason
+
+
+@pytest.mark.parametrize("count, workers, shares", [
+    (4, 1, [(0, 1, 2, 3)]),
+    (4, 2, [(0, 2), (1, 3)]),
+    (5, 2, [(0, 2, 4), (1, 3)]),
+    (8, 2, [(0, 2, 4, 6), (1, 3, 5, 7)]),
+    (3, 3, [(0,), (1,), (2,)])])
+def test_xdist_workers_take_disjoint_shares_of_the_testbed_switches(count, workers, shares):
+    """Under -n, each worker binds only its own switches (one client binds a switch):
+    the shares cover the testbed once, and a worker's rack-switch limit is its share."""
+    assert [switch_share(count, w, workers) for w in range(workers)] == shares
+    bed = load_testbed(TESTBEDS / "softswitch-as-model.yaml", check_interfaces=False)
+    state = SessionState("tofino-model", "spec", bed, DEFAULT_CORPUS, seed=0,
+                         switches=shares[-1])
+    assert state.max_switches == len(shares[-1])
+    if len(shares[-1]) < bed.switch_count:
+        assert (f"this xdist worker takes {len(shares[-1])} of the {bed.switch_count} "
+                f"switches of testbed {bed.path}") in too_many_switches_reason(state, 9)
+
+
+def test_more_workers_than_switches_is_refused_by_the_share():
+    with pytest.raises(ValueError, match="a testbed of 2 switch"):
+        switch_share(2, 2, 3)
 
 
 def test_a_switch_item_overrides_the_top_level_program_name(tmp_path):

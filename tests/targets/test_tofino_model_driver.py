@@ -3,7 +3,9 @@ bf_switchd's place (our own veths, unique ``tgt`` names, always removed):
 
 - the suite's own command, ``pytest conformance/ --target=tofino-model
   --testbed=fixtures/testbeds/softswitch-as-model.yaml``: the corpus replays byte for byte
-  and a closed-loop property holds, with ``-n 2`` run in one process (one bound client);
+  and a closed-loop property holds, with ``-n 2`` in two xdist workers;
+- ``-n N`` on a testbed naming running switches (one client binds each): every worker
+  binds its own share of them and runs its multi-rack scenarios on its own switches;
 - the testbed path a user has (``grpc`` + ``ports``, the switch already running, as the
   Tofino model): capabilities the model lacks, device-port mapping, teardown releasing
   the binding, ``$PORT`` bring-up and an interface that is down.
@@ -44,22 +46,30 @@ def _existing(names) -> set[str]:
     return {n for n in names if os.path.exists(f"/sys/class/net/{n}")}
 
 
-def test_conformance_runs_on_the_tofino_model_driver(tmp_path):
-    """The corpus (wire conformance) and a closed-loop property (exactly-once, in
-    lockstep with the reference) through the tofino-model driver; -n 2 is honoured as
-    one process because one client binds the switch."""
+def _in_two_workers(tmp_path, testbed, *tests: str) -> tuple[Path, str]:
+    """``tests`` on the tofino-model target with ``testbed`` under -n 2, which must pass
+    in two xdist workers; (its junit file, the end of its output)."""
     junit = tmp_path / "junit.xml"
     env = dict(os.environ, ATP_SUMMARY_JSON=str(tmp_path / "summary.json"),
                ATP_ARTIFACTS_DIR=str(tmp_path / "artifacts"))
     r = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n", "2",
-         "conformance/test_wire_conformance.py::test_corpus_trace_replays_identically",
-         "conformance/test_exactly_once.py::test_single_worker_job_overwrites_stale_values",
-         "--target=tofino-model", f"--testbed={AS_MODEL}", f"--junitxml={junit}"],
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n", "2", *tests,
+         "--target=tofino-model", f"--testbed={testbed}", f"--junitxml={junit}"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=1200)
     out = r.stdout[-6000:] + r.stderr[-3000:]
     assert r.returncode == 0, out
-    assert "created: 2/2 workers" not in r.stdout, "ran in xdist workers: " + out
+    assert "2 workers" in r.stdout, "did not run in 2 xdist workers: " + out
+    return junit, out
+
+
+def test_conformance_runs_on_the_tofino_model_driver(tmp_path):
+    """The corpus (wire conformance) and a closed-loop property (exactly-once, in
+    lockstep with the reference) through the tofino-model driver, in two xdist workers
+    (the testbed names 8 switches: 4 each)."""
+    junit, out = _in_two_workers(
+        tmp_path, AS_MODEL,
+        "conformance/test_wire_conformance.py::test_corpus_trace_replays_identically",
+        "conformance/test_exactly_once.py::test_single_worker_job_overwrites_stale_values")
     cases = ET.parse(junit).getroot().iter("testcase")
     passed, skipped = [], []
     for case in cases:
@@ -72,6 +82,62 @@ def test_conformance_runs_on_the_tofino_model_driver(tmp_path):
         assert f"test_corpus_trace_replays_identically[{stem}]" in passed, (stem, out)
     assert "test_single_worker_job_overwrites_stale_values" in passed, out
     assert all("9." in name for name in skipped), skipped     # atp-release traces only
+
+
+# every port the corpus's one- and two-rack scenarios use on a switch
+PARALLEL_PORTS = tuple(range(1, 13)) + (100, 101, 102, 103)
+
+
+@pytest.fixture(scope="module")
+def four_running_switches():
+    """Four softswitches standing in for four bf_switchd + models: no trailer, so the
+    driver runs as on a Tofino (stop-and-wait, registers read over BfRuntime); their
+    clock stays at 0, the time the lockstep gives its shadows when the switch keeps its
+    own (with real time, leak timeouts the scenarios do not plan would fire)."""
+    launchers = []
+    try:
+        for i in range(4):
+            launchers.append(SoftswitchLauncher(list(PARALLEL_PORTS), clock="zero",
+                                                pool_max=None, tag=f"tgtpar{i}"))
+        yield launchers
+    finally:
+        for launcher in launchers:
+            launcher.close()
+
+
+@pytest.mark.slow
+def test_n_workers_each_bind_their_own_switches_of_the_testbed(tmp_path,
+                                                                four_running_switches):
+    """``-n 2`` on a testbed naming four running switches: two workers, each binding
+    its own two (a second client binding a switch is refused, so a shared one would
+    fail the run), the two-rack corpus scenarios on two switches of their worker."""
+    lines = ["target: tofino-model", "p4_name: atp", "timeout_s: 30", "switches:"]
+    for launcher in four_running_switches:
+        lines.append(f"  - grpc: {launcher.address}")
+        lines.append("    ports:")
+        lines += [f"      {port}: {{interface: {iface}, device_port: {port}}}"
+                  for port, iface in sorted(launcher.interfaces.items())]
+    bed = tmp_path / "four-switches.yaml"
+    bed.write_text("\n".join(lines) + "\n")
+    junit, out = _in_two_workers(
+        tmp_path, bed,
+        "conformance/test_two_level.py::test_corpus_multi_rack_equals_single_switch",
+        "conformance/test_exactly_once.py::test_single_worker_job_overwrites_stale_values",
+        "conformance/test_reclamation.py::test_teardown_releases_dead_job")
+    taken: dict[str, set[str]] = {}
+    for case in ET.parse(junit).getroot().iter("testcase"):
+        assert case.find("failure") is None and case.find("error") is None, out
+        skipped = case.find("skipped")
+        if skipped is not None:          # a corpus scenario of 4 racks: over a share of 2
+            assert "this xdist worker takes 2 of the 4 switches" in skipped.get("message"), \
+                (case.get("name"), out)
+            continue
+        props = {p.get("name"): p.get("value") for p in case.iter("property")}
+        taken[case.get("name")] = set(props["atp_testbed_switches"].split(","))
+    multi = [name for name in taken if "multi_rack" in name]
+    assert len(multi) >= 2 and all(len(taken[name]) == 2 for name in multi), taken
+    # each run's switches are one worker's share: 0 and 2, or 1 and 3 (never 0 and 1)
+    assert all(s <= {"0", "2"} or s <= {"1", "3"} for s in taken.values()), taken
 
 
 @pytest.fixture(scope="module")

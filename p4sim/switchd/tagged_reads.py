@@ -1,0 +1,138 @@
+"""Register cells read through the tags: a read request that runs in its driver's order
+among the tagged frames (``tagging.py``), answered on the data path.
+
+A closed loop reads the aggregators a segment of frames named right after its last
+frame (``atp_fixtures.running.lockstep``), once per segment: on a switch behind real
+interfaces that is a BfRuntime Read per segment, a gRPC round trip plus a protobuf
+entity per register cell (~70 for one aggregator) on both sides, which cost more than
+everything else of a softswitch run. A switch that tags can take the read as one more
+tagged frame instead: the *read request* (ethertype ``DONE_ETHERTYPE``, payload
+``P4SR`` + the cells) is sequenced like any frame of the batch, so it runs after
+exactly the frames before it, and its answer leaves as that frame's outputs (output
+tags, ``P4SA`` + the values, split over as many frames as it needs). The cells are read
+from the same registers a BfRuntime Read of them answers (``register_tables.py``); only
+the transport differs. A real Tofino has none of this: there the driver reads over
+BfRuntime (``fixtures/targets/bfrt_ptf.py``).
+
+Request payload: ``u16`` groups; per group ``u16`` pipe, ``u16`` tables, ``u16``
+indices, the tables' BfRuntime ids (``u32`` each), the indices (``u32`` each) -- every
+table of a group is read at every index of it, in that pipe's registers (spec 8a: each
+pipe has its own; a one-pipe device has pipe 0 alone). Answer payload: ``u8`` status (0: the values follow; 1: a
+UTF-8 message says why the request was refused), then per group, per table: ``u8``
+field count and the data field ids (``u32`` each), then per index the fields' values
+(``u64`` each, unsigned, as a BfRuntime Read encodes them).
+"""
+
+from __future__ import annotations
+
+import struct
+from typing import Sequence
+
+from .tagging import DONE_ETHERTYPE
+
+READ_MAGIC = b"P4SR"
+ANSWER_MAGIC = b"P4SA"
+HEADER = struct.Struct("!6s6sH4s")        # dst, src, ethertype, magic
+PART_BYTES = 1400                          # answer bytes per frame (within a 1500 MTU)
+OK, REFUSED = 0, 1
+U16, U32, U64 = struct.Struct("!H"), struct.Struct("!I"), struct.Struct("!Q")
+
+Group = tuple[Sequence[int], Sequence[int], int]  # (table ids, indices, pipe)
+
+
+class ReadRefused(Exception):
+    """The switch refused a tagged read; the message says why."""
+
+
+def request_frame(groups: Sequence[Group]) -> bytes:
+    """The read request (untagged: the driver sequences it like any frame)."""
+    out = [HEADER.pack(b"\0" * 6, b"\0" * 6, DONE_ETHERTYPE, READ_MAGIC), U16.pack(len(groups))]
+    for tables, indices, pipe in groups:
+        out.append(struct.pack(f"!HHH{len(tables)}I{len(indices)}I", pipe, len(tables),
+                               len(indices), *tables, *indices))
+    return b"".join(out)
+
+
+def is_request(frame: bytes) -> bool:
+    return len(frame) >= HEADER.size and frame[12:14] == DONE_ETHERTYPE.to_bytes(2, "big") \
+        and frame[14:18] == READ_MAGIC
+
+
+def parse_request(frame: bytes) -> list[tuple[tuple[int, ...], tuple[int, ...], int]]:
+    """The request's groups; ValueError if it is cut short."""
+    view = memoryview(frame)[HEADER.size:]
+    (count,), at = U16.unpack_from(view, 0), U16.size
+    groups = []
+    for _ in range(count):
+        pipe, tables, indices = struct.unpack_from("!HHH", view, at)
+        at += 6
+        ids = struct.unpack_from(f"!{tables}I{indices}I", view, at)
+        at += 4 * (tables + indices)
+        groups.append((ids[:tables], ids[tables:], pipe))
+    return groups
+
+
+def answer_parts(device, frame: bytes) -> list[bytes]:
+    """The answer frames (untagged) to a request, read from ``device``'s registers under
+    its lock; a request naming something other than a register cell is refused."""
+    try:
+        payload = bytes([OK]) + _values(device, parse_request(frame))
+    except (ValueError, struct.error) as exc:
+        payload = bytes([REFUSED]) + str(exc).encode()
+    head = HEADER.pack(b"\0" * 6, b"\0" * 6, DONE_ETHERTYPE, ANSWER_MAGIC)
+    return [head + payload[at:at + PART_BYTES]
+            for at in range(0, max(len(payload), 1), PART_BYTES)]
+
+
+def _values(device, groups) -> bytes:
+    from . import register_tables
+    out = []
+    with device.lock:
+        for tables, indices, pipe in groups:
+            if not 0 <= pipe < len(device.pipes):
+                raise ValueError(f"pipe {pipe} outside the device's pipes "
+                                 f"0..{len(device.pipes) - 1}")
+            objects = device.pipes[pipe].objects      # that pipe's registers (spec 8a)
+            for tid in tables:
+                t = device.info.table_by_id(tid)
+                if t is None or t.table_type != "Register":
+                    raise ValueError(f"table id {tid} is not a register of "
+                                     f"{device.p4_name!r}")
+                reg = objects[tid]
+                bad = [i for i in indices if not 0 <= i < reg.size]
+                if bad:
+                    raise ValueError(f"register {t.name}: index {bad[0]} outside "
+                                     f"0..{reg.size - 1}")
+                fields = register_tables.field_plan(t, reg.spec)
+                out.append(struct.pack(f"!B{len(fields)}I", len(fields),
+                                       *(fid for fid, _, _ in fields)))
+                columns = list(zip((mask for _, mask, _ in fields), reg.data))
+                out.append(struct.pack(f"!{len(indices) * len(fields)}Q", *(
+                    d[i] & mask for i in indices for mask, d in columns)))
+    return b"".join(out)
+
+
+def parse_answer(parts: Sequence[bytes], groups: Sequence[Group]
+                 ) -> list[list[tuple[tuple[int, ...], list[tuple[int, ...]]]]]:
+    """Per group, per table: (data field ids, the values per index), from the answer
+    frames in order; ``ReadRefused`` with the switch's reason if it refused."""
+    payload = b"".join(bytes(p[HEADER.size:]) for p in parts)
+    if not payload or payload[0] != OK:
+        raise ReadRefused(payload[1:].decode(errors="replace") or "an empty answer")
+    view, at = memoryview(payload), 1
+    out = []
+    for tables, indices, _ in groups:
+        group = []
+        for _ in tables:
+            (n,) = struct.unpack_from("!B", view, at)
+            fids = struct.unpack_from(f"!{n}I", view, at + 1)
+            at += 1 + 4 * n
+            flat = struct.unpack_from(f"!{n * len(indices)}Q", view, at)
+            at += 8 * n * len(indices)
+            group.append((fids, [flat[k * n:(k + 1) * n] for k in range(len(indices))]))
+        out.append(group)
+    return out
+
+
+def is_answer(frame: bytes) -> bool:
+    return len(frame) >= HEADER.size and frame[14:18] == ANSWER_MAGIC
