@@ -423,7 +423,7 @@ BOTH_DIRECTIONS = {
     "window_one_too_few": ("7.1", _window_block),
     "hole_never_resent": ("7.2", _hole_long_timer),
     "hole_resent_every_time": ("7.2", _holes),
-    "timer_twice_as_long": ("7.2", _silent(5)),
+    "timer_twice_as_long": ("7.2", _silent(8)),
     "timer_half_as_long": ("7.2", _silent(5)),
     "backoff_never_reset": ("7.2", _backoff_reset),
     "backoff_quadruples": ("7.2", _silent(6)),

@@ -34,6 +34,24 @@ CASES = {
                                "7.2"),
     "aimd_forgets_marks": ("test_aimd_decides_each_boundary_on_its_window", "7.5"),
     "window_one_too_many": ("test_exactly_once_with_targeted_parameter_loss", "7.1"),
+    # issue 32: each rule's other direction, in the scenario that holds the host in the
+    # rule's state past the late checks' tolerance
+    "window_one_too_few": ("test_repeated_losses_then_recovery_then_one_more_loss", "7.1"),
+    "timer_twice_as_long": ("test_repeated_losses_then_recovery_then_one_more_loss",
+                            "7.2"),
+    "timer_half_as_long": ("test_timer_backs_off_while_nothing_is_heard", "7.2"),
+    "backoff_never_reset": ("test_repeated_losses_then_recovery_then_one_more_loss",
+                            "7.2"),
+    "backoff_quadruples": ("test_repeated_losses_then_recovery_then_one_more_loss", "7.2"),
+    "deadline_of_latest_job": ("test_two_jobs_with_far_apart_deadlines", "7.2"),
+    "any_job_restarts_timer": ("test_two_jobs_with_far_apart_deadlines", "7.2"),
+    "hole_never_resent": ("test_hole_resends_under_a_long_timer", "7.2"),
+    "hole_resent_every_time": ("test_hole_resends_under_a_long_timer", "7.2"),
+    "float_request_ignored": ("test_float_requests_at_the_window_edge", "7.4"),
+    "float_request_answered_twice": ("test_float_requests_at_the_window_edge", "7.2"),
+    "aimd_remembers_marks": ("test_aimd_window_grows_back_after_an_ecn_burst", "7.5"),
+    "aimd_never_grows": ("test_aimd_window_grows_back_after_an_ecn_burst", "7.5"),
+    "aimd_grows_double": ("test_aimd_window_grows_back_after_an_ecn_burst", "7.5"),
 }
 
 
