@@ -9,7 +9,7 @@ PYTEST_ARGS ?=
 ALLURE_RESULTS ?= reports/allure-results
 ALLURE_REPORT ?= reports/allure-report
 
-.PHONY: conformance test bench demo report report-deps constraints clean bfruntime-stubs verbs-emu atp-release
+.PHONY: conformance test bench demo report report-deps constraints clean bfruntime-stubs verbs-emu atp-release host-mutation
 
 # versions pinned by constraints.txt (regenerate with `make constraints`)
 $(VENV)/.installed: pyproject.toml constraints.txt
@@ -43,6 +43,12 @@ verbs-emu:
 atp-release: $(VENV)/.installed
 	$(PY) -m host_stack.release_build
 
+# mutation testing of the host code (cosmic-ray), judged by conformance/test_host_stack.py
+# on the softswitch (needs root): every mutant, hours; SAMPLE=n SEED=s for a sample.
+# Report: reports/host-mutation/report.json; see docs/host-mutation.md
+host-mutation: $(VENV)/.installed
+	$(PY) -m tests.mutation.host_mutation $(if $(SAMPLE),--sample $(SAMPLE) --seed $(or $(SEED),0))
+
 # ATP training over veths and network namespaces (needs root); see host_stack/demo.py
 demo: $(VENV)/.installed
 	$(PY) -m host_stack.demo
@@ -72,7 +78,7 @@ RUN_OUTPUTS := reports/allure-results reports/allure-results-release \
 	reports/allure-results-softswitch reports/summary-softswitch.json \
 	reports/allure-report reports/artifacts reports/summary.json \
 	reports/summary-tofino-model.json reports/p4-coverage-spec.json \
-	reports/p4-coverage-atp-release.json
+	reports/p4-coverage-atp-release.json reports/host-mutation
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis reports/node_modules $(RUN_OUTPUTS) \

@@ -653,10 +653,10 @@ def test_float_requests_at_the_window_edge(request, fabric):
 
 def ecn_burst_then_calm(fabric: str) -> Scenario:
     """ecn-aimd (3 workers, S=16, 100 packets, congestion control) with tor0's queue
-    over the ECN threshold for 5 ms of every 155 (bursts, then calm long enough for the
-    window to grow back to S), and h1's seq 70 held for 2 s: the window each worker
-    has grown back to then stays full behind it."""
-    congestion = flickering_congestion(on_ns=5_000_000, off_ns=150_000_000)
+    over the ECN threshold for 20 ms of every 220 (bursts that mark a few windows, then
+    calm long enough for the window to grow back to S), and h1's seq 70 held for 2 s:
+    the window each worker has grown back to then stays full behind it."""
+    congestion = flickering_congestion(on_ns=20_000_000, off_ns=200_000_000)
     faults = {"targeted": lost("h1", 70, resends_to_hold(run_timeout_ns(fabric)) + 1)}
     return load("ecn-aimd", congestion=congestion, faults=faults)
 
