@@ -569,10 +569,10 @@ def test_repeated_losses_then_recovery_then_one_more_loss(request, fabric):
 
 def two_jobs_far_apart() -> Scenario:
     """h0 works for job 31 (S=4, 8 packets: its first window and that window's first
-    resend are lost, so it sits on its 200 ms start timeout twice) and job 32 (S=4,
-    600 packets, whose seq 20 from h0 is lost with its hole resend and two timeout
-    resends: it recovers on its own 20 ms timer meanwhile, and keeps sending for
-    seconds after job 31's deadline)."""
+    five resends are lost, so it sits on its 200 ms start timeout six times, over a
+    second) and job 32 (S=4, 600 packets, whose seq 6 from h0 is lost with its hole
+    resend and four timeout resends: it recovers on its own short timer meanwhile, and
+    keeps sending for seconds after job 31's deadline)."""
     return Scenario.from_dict({
         "name": "two-jobs-far-apart", "seed": 43, "pool_size": 256,
         "topology": {"racks": [{"name": "tor0", "hosts": ["h0", "h1", "h2", "ps0", "ps1"]}]},
@@ -585,8 +585,8 @@ def two_jobs_far_apart() -> Scenario:
             {"action": "drop", "kind": "gradient", "app_id": 31, "from_node": "h0",
              "nth": 1, "count": 4},
             {"action": "drop", "kind": "resend", "app_id": 31, "from_node": "h0",
-             "nth": 1, "count": 4},
-            *lost("h0", 20, 3, app_id=32)]},
+             "nth": 1, "count": 20},
+            *lost("h0", 6, 5, app_id=32)]},
     })
 
 

@@ -42,7 +42,7 @@ from atp_fixtures.report.artifacts import artifacts_root
 from host_stack.capture import read_pcap
 from host_stack.netns import unavailable_reason
 from host_stack.release_build import ReleaseBuildError, build_release, release_source
-from host_stack.release_judge import JUDGED, KNOWN, judge
+from host_stack.release_judge import JUDGED, KNOWN, TIMED, judge
 from host_stack.release_clock import missing_reason
 from host_stack.release_run import (
     SOFTSWITCH_CLOCK_RATE, TENSOR_ELEMENTS, THREADS, ReleaseRunError, run_release,
@@ -137,7 +137,7 @@ def frames(request) -> ReleaseFrames:
 def host_violations(switch_run) -> dict[str, list]:
     """The host rules' violations on the softswitch run's captures, by rule."""
     _assert_capture_complete(switch_run)
-    return judge(switch_run.pcaps["ps"], switch_run.pcaps["w0"])
+    return judge(switch_run.pcaps["ps"], switch_run.pcaps["w0"], SOFTSWITCH_CLOCK_RATE)
 
 
 def _assert_capture_complete(run) -> None:

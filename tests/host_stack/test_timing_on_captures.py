@@ -17,7 +17,9 @@ from typing import Callable
 
 import pytest
 
-from atp_fixtures.oracles.host_timing import TimedCapture, check_host_timing, host_stack_timer
+from atp_fixtures.oracles.host_timing import (
+    HostTimer, TimedCapture, check_host_timing, host_stack_timer, one_tensor_each,
+)
 from host_stack import roles as roles_module
 from host_stack import shell
 from host_stack.roles import Multiplex, roles_from_scenario
@@ -451,3 +453,37 @@ def test_each_direction_passes_intact_and_catches_its_mutant(mutant):
     assert intact == [], "\n".join(map(str, intact))
     _, found = _judge(scenario_of, mutant)
     assert found and found[0].rule == rule, "\n".join(map(str, found)) or "nothing found"
+
+
+def no_backoff_timer(timeout_us: int, per_tensor: bool) -> HostTimer:
+    return HostTimer(timeout_us * 1000, roles_module.HOST_START_TIMEOUT_NS,
+                     lambda backoff, heard, interval: 0, per_tensor=per_tensor)
+
+
+def test_a_timer_per_tensor_is_judged_per_tensor():
+    """The release's timer model (one window and one timer per tensor, all tensors at
+    once, no back-off): a host built so, two tensors of one job under the release's
+    per-tensor seqs, the last seq of the first tensor lost three times. Judged per
+    tensor it breaks nothing; judged as one job it sends the second tensor's seqs
+    before the first is done, which one window per job does not admit."""
+    scenario = one_job(6, 2, tensors=[{"key": 7, "length": 6 * ELEMENTS},
+                                      {"key": 8, "length": 6 * ELEMENTS}])
+    scenario = Scenario.from_dict({**scenario.to_dict(), "profile": "atp-release"})
+    fabric = ScriptedFabric(scenario, "h0", drop=silent_last_seq(3))
+    workers = [r.app for variant in one_tensor_each(scenario)
+               for r in roles_from_scenario(variant, "h0", timeout_ns=TIMEOUT_US * 1000)
+               if r.kind == "worker"]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(shell, "next_backoff", mutants.HOST_STACK_MUTANTS["timer_no_backoff"][2])
+        loop = HostLoop(fabric, Multiplex(workers), clock=fabric.clock)
+        for w in workers:
+            loop.send(w.start(fabric.now))
+        fabric.now += 1
+        assert loop.run(until=lambda: all(w.finished for w in workers), budget_s=60)
+    capture = TimedCapture.from_records(scenario, {"h0": sorted(fabric.capture)})
+    resends = [f for f in capture.hosts["h0"] if f.packet.flags & FLAG_RESEND]
+    assert len(resends) >= 3
+    per_tensor = check_host_timing(capture, no_backoff_timer(TIMEOUT_US, True))
+    assert per_tensor == [], "\n".join(map(str, per_tensor))
+    per_job = check_host_timing(capture, no_backoff_timer(TIMEOUT_US, False))
+    assert "7.1" in {v.rule for v in per_job}
