@@ -570,9 +570,10 @@ def test_repeated_losses_then_recovery_then_one_more_loss(request, fabric):
 def two_jobs_far_apart() -> Scenario:
     """h0 works for job 31 (S=4, 8 packets: its first window and that window's first
     five resends are lost, so it sits on its 200 ms start timeout six times, over a
-    second) and job 32 (S=4, 600 packets, whose seq 6 from h0 is lost with its hole
-    resend and four timeout resends: it recovers on its own short timer meanwhile, and
-    keeps sending for seconds after job 31's deadline)."""
+    second), job 33 (S=4, 12 packets, whose seq 6 from h0 is lost with its hole resend
+    and four timeout resends: it recovers on its own 20 ms timer meanwhile) and job 32
+    (S=4, 600 packets, no loss: its frames keep reaching h0, so h0's back-off stays
+    reset and job 33's expiries are judged against its timer alone)."""
     return Scenario.from_dict({
         "name": "two-jobs-far-apart", "seed": 43, "pool_size": 256,
         "topology": {"racks": [{"name": "tor0", "hosts": ["h0", "h1", "h2", "ps0", "ps1"]}]},
@@ -580,26 +581,28 @@ def two_jobs_far_apart() -> Scenario:
             {"app_id": 31, "workers": ["h0", "h1"], "pses": ["ps0"], "window": 4,
              "tensors": [{"key": 1, "length": 8 * ELEMENTS}]},
             {"app_id": 32, "workers": ["h0", "h2"], "pses": ["ps1"], "window": 4,
-             "tensors": [{"key": 2, "length": 600 * ELEMENTS}]}],
+             "tensors": [{"key": 2, "length": 600 * ELEMENTS}]},
+            {"app_id": 33, "workers": ["h0", "h1"], "pses": ["ps0"], "window": 4,
+             "tensors": [{"key": 3, "length": 12 * ELEMENTS}]}],
         "faults": {"targeted": [
             {"action": "drop", "kind": "gradient", "app_id": 31, "from_node": "h0",
              "nth": 1, "count": 4},
             {"action": "drop", "kind": "resend", "app_id": 31, "from_node": "h0",
              "nth": 1, "count": 20},
-            *lost("h0", 6, 5, app_id=32)]},
+            *lost("h0", 6, 5, app_id=33)]},
     })
 
 
 def test_two_jobs_with_far_apart_deadlines(request, fabric):
-    """7.2 per job, both directions: job 32's expiries must not wait for job 31's
+    """7.2 per job, both directions: job 33's expiries must not wait for job 31's
     start deadline (a host that sleeps until its latest job's deadline is late twice),
     and job 31's start timeout must fire while job 32's frames keep reaching h0 (a
     timer restarted by any job's frame never fires); job 31 must not resend when job
-    32's timer expires (early: the planted one-timer mutant)."""
+    33's timer expires (early: the planted one-timer mutant)."""
     run = run_scenario_here(request, two_jobs_far_apart(), fabric)
     assert_exactly_once(run)            # with the timed host rules
     assert host_timeouts(run, 31, "h0") >= 2, run.summary()
-    assert host_timeouts(run, 32, "h0") >= 2, run.summary()
+    assert host_timeouts(run, 33, "h0") >= 2, run.summary()
 
 
 def hole_under_a_long_timer() -> Scenario:

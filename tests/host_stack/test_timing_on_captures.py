@@ -332,15 +332,15 @@ def lost_once(*seqs: int):
 
 
 def losses_then_recovery_then_one_more():
-    """Seq 4's first transmission and its next four resends are lost (five expiries
-    with nothing heard: the back-off grows), the job recovers, then seq 10's first
+    """Seq 4's first transmission and its next eight resends are lost (expiries with
+    nothing heard: the back-off grows to its 1 s cap), the job recovers, then seq 10's first
     transmission, its hole resend and its first timeout resend are lost (two expiries,
     the back-off reset)."""
     count: dict[int, int] = {}
 
     def drop(p, now):
         count[p.seq] = count.get(p.seq, 0) + 1
-        return (p.seq == 4 and count[4] <= 5) or (p.seq == 10 and count[10] <= 3)
+        return (p.seq == 4 and count[4] <= 9) or (p.seq == 10 and count[10] <= 3)
     return drop
 
 
