@@ -44,6 +44,20 @@ from host_stack.release_run import ReleaseRun, release_scenario, sent_by
 # is observed and not in the specification's section 9 yet)
 KNOWN = {"3": "deviation 9.3 (no gradient values)",
          "7.2": "a timeout resends only up to the first answer (not in section 9: docs/protocol.md D27)"}
+# the timed rules' verdicts on the suite's softswitch runs (2 cores; the release's 36
+# busy-polling threads at nice 10): not early anywhere, nor too large; late and held
+# back, which neither section 9 nor the release's source explains yet (see
+# docs/host-mutation.md, "The ATP release under the timed rules")
+OBSERVED = {
+    "timed 7.5": "held back: a tensor's thread sent its next window seconds after the "
+                 "answers that admit it (key 3: answers to seq 200 by 5.86 s, seqs 201.. "
+                 "at 10.04 s); the release's pending-queue logic or its threads' "
+                 "starvation, not told apart yet (not in section 9)",
+    "timed 7.2": "late: a tensor's thread resent nothing for seconds with seqs "
+                 "unacknowledged and nothing of its tensor arriving (40 ms timer); its "
+                 "timer restarted by other threads' answers, or starvation, not told "
+                 "apart yet (not in section 9)",
+}
 # rule ids are docs/protocol.md's: 6.4 ECN echo, 7.1 window, 7.2 loss recovery (only
 # its timeout resends here: hole resends need an instant-by-instant replay), 7.3 remap,
 # 7.4 float fallback
@@ -51,7 +65,7 @@ JUDGED = ("3", "6.4", "7.1", "7.3", "7.4", "7.2")
 # the timed host rules with the release's timer model: window too large or held back
 # (7.1; 7.5 under its congestion control), expiries early or late and holes left
 # unanswered (7.2), float requests unanswered (7.4)
-TIMED = ("timed 7.1", "timed 7.5", "timed 7.2", "timed 7.4")
+TIMED = ("timed 7.1", "timed 7.5", "timed 7.2 early", "timed 7.2", "timed 7.4")
 RELEASE_TIMEOUT_NS = 200_000             # p4ml_manager.cc: timeout_value after an answer
 RELEASE_START_TIMEOUT_NS = 50_000_000    # and before the thread's first one
 
@@ -81,7 +95,8 @@ def judge(ps_pcap: Path, worker_pcap: Path, clock_rate: float = 1.0) -> dict[str
                                         f"the ATP release's worker, {worker_pcap}",
                                         sent_by=sent_by)
     for v in check_host_timing(capture, release_timer(clock_rate)):
-        found[f"timed {v.rule}"].append(v)
+        early = v.rule == "7.2" and "(no hole or float request calls for it)" in v.what
+        found[f"timed {v.rule}{' early' if early else ''}"].append(v)
     return found
 
 
@@ -103,9 +118,11 @@ def main(argv: list[str] | None = None) -> int:
         verdict = "ok" if not hits else f"{len(hits)} violation(s), first: {hits[0]}"
         if hits and rule in KNOWN:
             verdict += f" [known: {KNOWN[rule]}]"
-        unexpected |= bool(hits) and rule not in KNOWN
-        name = (f"timed {rule_name(rule.split()[1])}" if rule.startswith("timed ")
-                else rule_name(rule))
+        elif hits and rule in OBSERVED:
+            verdict += f" [observed before: {OBSERVED[rule]}]"
+        unexpected |= bool(hits) and rule not in KNOWN and rule not in OBSERVED
+        name = (f"{rule.replace(rule.split()[1], rule_name(rule.split()[1]))}"
+                if rule.startswith("timed ") else rule_name(rule))
         print(f"{name}: {verdict}")
     return 1 if unexpected else 0
 
