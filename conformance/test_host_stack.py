@@ -444,22 +444,29 @@ def test_timer_backs_off_while_nothing_is_heard(request, fabric):
     assert host_timeouts(run, 5, "h1") >= 5, run.summary()
 
 
+def jobs_sharing_h0(name: str, seed: int, jobs: list[tuple[int, str, str, int]],
+                    faults: list[dict]) -> Scenario:
+    """Jobs ``(app_id, other worker, PS, packets)`` of S=4 and one tensor each (key
+    1, 2, ...), all with a worker on h0, on one rack with h1, h2, ps0 and ps1."""
+    return Scenario.from_dict({
+        "name": name, "seed": seed, "pool_size": 256,
+        "topology": {"racks": [{"name": "tor0", "hosts": ["h0", "h1", "h2", "ps0", "ps1"]}]},
+        "jobs": [{"app_id": app_id, "workers": ["h0", other], "pses": [ps], "window": 4,
+                  "tensors": [{"key": key, "length": packets * ELEMENTS}]}
+                 for key, (app_id, other, ps, packets) in enumerate(jobs, 1)],
+        "faults": {"targeted": faults},
+    })
+
+
 def two_jobs_on_one_host() -> Scenario:
     """h0 works for a short job 21 and a long job 22 (one PS each, no collisions); the
     parameter packet of job 21's last seq is lost on its way to h0 six times, so h0's
     timer of job 21 expires up to six times (T, T, 2T, ... 16T apart) while job 22's parameter
     packets keep reaching h0: six chances for a shared timer to show."""
-    return Scenario.from_dict({
-        "name": "two-jobs-one-host", "seed": 41, "pool_size": 256,
-        "topology": {"racks": [{"name": "tor0", "hosts": ["h0", "h1", "h2", "ps0", "ps1"]}]},
-        "jobs": [
-            {"app_id": 21, "workers": ["h0", "h1"], "pses": ["ps0"], "window": 4,
-             "tensors": [{"key": 1, "length": 8 * ELEMENTS}]},
-            {"app_id": 22, "workers": ["h0", "h2"], "pses": ["ps1"], "window": 4,
-             "tensors": [{"key": 2, "length": 400 * ELEMENTS}]}],
-        "faults": {"targeted": [{"action": "drop", "kind": "parameter", "app_id": 21,
-                                 "seq": 8, "to_node": "h0", "nth": 1, "count": 6}]},
-    })
+    return jobs_sharing_h0("two-jobs-one-host", 41, [(21, "h1", "ps0", 8),
+                                                    (22, "h2", "ps1", 400)],
+                           [{"action": "drop", "kind": "parameter", "app_id": 21,
+                             "seq": 8, "to_node": "h0", "nth": 1, "count": 6}])
 
 
 def test_each_job_on_a_host_keeps_its_own_deadline(request, fabric):
@@ -574,23 +581,14 @@ def two_jobs_far_apart() -> Scenario:
     and four timeout resends: it recovers on its own 20 ms timer meanwhile) and job 32
     (S=4, 600 packets, no loss: its frames keep reaching h0, so h0's back-off stays
     reset and job 33's expiries are judged against its timer alone)."""
-    return Scenario.from_dict({
-        "name": "two-jobs-far-apart", "seed": 43, "pool_size": 256,
-        "topology": {"racks": [{"name": "tor0", "hosts": ["h0", "h1", "h2", "ps0", "ps1"]}]},
-        "jobs": [
-            {"app_id": 31, "workers": ["h0", "h1"], "pses": ["ps0"], "window": 4,
-             "tensors": [{"key": 1, "length": 8 * ELEMENTS}]},
-            {"app_id": 32, "workers": ["h0", "h2"], "pses": ["ps1"], "window": 4,
-             "tensors": [{"key": 2, "length": 600 * ELEMENTS}]},
-            {"app_id": 33, "workers": ["h0", "h1"], "pses": ["ps0"], "window": 4,
-             "tensors": [{"key": 3, "length": 12 * ELEMENTS}]}],
-        "faults": {"targeted": [
-            {"action": "drop", "kind": "gradient", "app_id": 31, "from_node": "h0",
-             "nth": 1, "count": 4},
-            {"action": "drop", "kind": "resend", "app_id": 31, "from_node": "h0",
-             "nth": 1, "count": 20},
-            *lost("h0", 6, 5, app_id=33)]},
-    })
+    return jobs_sharing_h0(
+        "two-jobs-far-apart", 43,
+        [(31, "h1", "ps0", 8), (32, "h2", "ps1", 600), (33, "h1", "ps0", 12)],
+        [{"action": "drop", "kind": "gradient", "app_id": 31, "from_node": "h0", "nth": 1,
+          "count": 4},
+         {"action": "drop", "kind": "resend", "app_id": 31, "from_node": "h0", "nth": 1,
+          "count": 20},
+         *lost("h0", 6, 5, app_id=33)])
 
 
 def test_two_jobs_with_far_apart_deadlines(request, fabric):

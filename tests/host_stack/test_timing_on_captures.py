@@ -87,11 +87,13 @@ class ScriptedFabric:
 
 
 def run_host(scenario: Scenario, host: str, timeout_us: int = TIMEOUT_US,
-             **script) -> TimedCapture:
-    """Run ``host``'s workers under the real host loop; its interface's capture."""
+             per_tensor: bool = False, **script) -> TimedCapture:
+    """Run ``host``'s workers under the real host loop; its interface's capture.
+    ``per_tensor``: a worker per tensor, all at once (the ATP release's threads)."""
     fabric = ScriptedFabric(scenario, host, **script)
-    workers = [r.app for r in roles_from_scenario(scenario, host,
-                                                  timeout_ns=timeout_us * 1000)
+    variants = one_tensor_each(scenario) if per_tensor else [scenario]
+    workers = [r.app for variant in variants
+               for r in roles_from_scenario(variant, host, timeout_ns=timeout_us * 1000)
                if r.kind == "worker"]
     loop = HostLoop(fabric, Multiplex(workers), clock=fabric.clock)
     for w in workers:
@@ -469,18 +471,8 @@ def test_a_timer_per_tensor_is_judged_per_tensor():
     scenario = one_job(6, 2, tensors=[{"key": 7, "length": 6 * ELEMENTS},
                                       {"key": 8, "length": 6 * ELEMENTS}])
     scenario = Scenario.from_dict({**scenario.to_dict(), "profile": "atp-release"})
-    fabric = ScriptedFabric(scenario, "h0", drop=silent_last_seq(3))
-    workers = [r.app for variant in one_tensor_each(scenario)
-               for r in roles_from_scenario(variant, "h0", timeout_ns=TIMEOUT_US * 1000)
-               if r.kind == "worker"]
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(shell, "next_backoff", mutants.HOST_STACK_MUTANTS["timer_no_backoff"][2])
-        loop = HostLoop(fabric, Multiplex(workers), clock=fabric.clock)
-        for w in workers:
-            loop.send(w.start(fabric.now))
-        fabric.now += 1
-        assert loop.run(until=lambda: all(w.finished for w in workers), budget_s=60)
-    capture = TimedCapture.from_records(scenario, {"h0": sorted(fabric.capture)})
+    capture = mutated("timer_no_backoff", scenario, "h0", per_tensor=True,
+                      drop=silent_last_seq(3))
     resends = [f for f in capture.hosts["h0"] if f.packet.flags & FLAG_RESEND]
     assert len(resends) >= 3
     per_tensor = check_host_timing(capture, no_backoff_timer(TIMEOUT_US, True))
