@@ -7,8 +7,11 @@ time (the timed host checks, ``atp_fixtures.oracles.host_timing``).
 Each mutant runs the one host-stack test whose scenario exercises its rule (the whole
 module is ~4 min a run on this machine): a timer that expires repeatedly with nothing
 heard, a host with two jobs, congestion that marks some windows' packets but not their
-boundary's, and any run for the window. Needs root (namespaces, veths) and the
-softswitch; skips otherwise, saying which is missing.
+boundary's, and any run for the window; and, for each rule's other direction (issue 32,
+docs/host-mutation.md), the scenario that holds a host in the rule's state past the
+checks' tolerance: a seq held for 2 s then one more loss, two jobs with far-apart
+deadlines, a hole or float request under a 2 s timer, an ECN burst then calm. Needs
+root (namespaces, veths) and the softswitch; skips otherwise, saying which is missing.
 """
 
 from __future__ import annotations
