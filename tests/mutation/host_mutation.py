@@ -215,18 +215,24 @@ def run(workdir: Path, sample: int | None, seed: int, report, *,
                        cwd=ROOT, capture_output=True)
     finally:
         done.set()
-    found = results(code, session)
+    return write_report(workdir, report, seed=seed, sample=sample,
+                        load_at_start=round(load[0], 1),
+                        intact_judge_s=None if intact_s is None else round(intact_s, 1),
+                        mutants_s=round(time.monotonic() - started, 1))
+
+
+def write_report(workdir: Path, report, **facts) -> int:
+    """Summarize the session in ``workdir`` (finished or not: an interrupted run keeps
+    what it judged) into ``report.json``; 1 if a survivor is not declared."""
+    found = results(workdir / "code", workdir / "session.sqlite")
     summary = summarize(found, declared())
-    summary.update(seed=seed, sample=sample, load_at_start=round(load[0], 1),
-                   intact_judge_s=None if intact_s is None else round(intact_s, 1),
-                   mutants_s=round(time.monotonic() - started, 1), results=found)
+    summary.update(facts, results=found)
     tmp = workdir / "report.json.tmp"
     tmp.write_text(json.dumps(summary, indent=1))
     tmp.replace(workdir / "report.json")
     report(f"{summary['mutants']} mutant(s): {summary['killed']} killed, "
            f"{summary['survived']} survived ({summary['equivalent']} declared "
-           f"equivalent), score {summary['score']}, {summary['mutants_s']:.0f} s; "
-           f"report: {workdir / 'report.json'}")
+           f"equivalent), score {summary['score']}; report: {workdir / 'report.json'}")
     for name in summary["new_survivors"]:
         report(f"NEW SURVIVOR (kill it with a check or scenario, or declare it in "
                f"{EQUIVALENT.relative_to(ROOT)}): {name}")
@@ -244,7 +250,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-intact-check", action="store_true",
                         help="skip judging the intact host code first (CI: its softswitch "
                         "step has just passed the same module on it)")
+    parser.add_argument("--report", action="store_true",
+                        help="only summarize the session already in --workdir (a run "
+                        "that was interrupted keeps what it judged)")
     args = parser.parse_args(argv)
+    if args.report:
+        if not (args.workdir / "session.sqlite").is_file():
+            parser.error(f"{args.workdir}: no session.sqlite there; run without --report")
+        return write_report(args.workdir, lambda line: print(line, flush=True),
+                            interrupted_summary=True)
     try:
         return run(args.workdir, args.sample, args.seed,
                    lambda line: print(line, flush=True),
