@@ -678,3 +678,26 @@ def test_aimd_window_grows_back_after_an_ecn_burst(request, fabric):
         f"{sum(map(bool, marks))} of {len(marks)} parameter packets marked: the bursts "
         f"should mark some, not all")
     assert run.counter("window_halved") > 0, run.summary()
+
+
+def test_release_profile_numbers_each_tensor_from_seq_1(request, fabric):
+    """Our host stack under the release's profile (a scenario's ``profile``; on the
+    softswitch, atp.p4's release build): deviation 9.7, seq restarts at the job's first
+    seq for every tensor. Three tensors, no faults: exact results, the host rules by
+    step and by time (the replicas number seqs the release's way), and each tensor's
+    first transmissions are seqs 1..its packets."""
+    scenario = load("parameter-loss", profile="atp-release", faults={"targeted": []})
+    data = scenario.to_dict()
+    data["jobs"][0]["tensors"] = [{"key": key, "length": packets * ELEMENTS, "data": None}
+                                  for key, packets in ((9, 5), (10, 3), (11, 6))]
+    run = run_scenario_here(request, Scenario.from_dict(data), fabric)
+    assert_exactly_once(run)            # with the host rules, by step and by time
+    for job, w, host in worker_hosts(run.scenario):
+        first: dict[int, set[int]] = defaultdict(set)
+        for p in frames_at(run, host):
+            if not p.flags & (FLAG_ACK | FLAG_RESEND) and p.app_id == job.app_id:
+                first[p.key].add(p.seq)
+        sizes = sorted(t.packets for t in job.tensors)
+        assert sorted(len(s) for s in first.values()) == sizes, (host, first)
+        for seqs in first.values():
+            assert seqs == set(range(1, len(seqs) + 1)), f"{host}: seqs {sorted(seqs)}"
