@@ -34,7 +34,6 @@ import argparse
 import json
 import os
 import random
-import re
 import shlex
 import shutil
 import subprocess
