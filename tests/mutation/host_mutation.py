@@ -75,11 +75,14 @@ def kept(operator: str) -> bool:
 
 def mutant_key(code: Path, mutation) -> str:
     """A mutant's name across code changes: file, operator, the mutated line's text and
-    the column (line numbers move when code is added above)."""
+    the column (line numbers move when code is added above). The text is read from the
+    pristine copy next to ``code`` (an interrupted run leaves a mutant in ``code``)."""
     path = Path(mutation.module_path)
     rel = path.relative_to(code).as_posix() if path.is_absolute() else path.as_posix()
     line, column = mutation.start_pos
-    text = (code / rel).read_text().splitlines()[line - 1].strip()
+    pristine = code.parent / "pristine"
+    text = ((pristine if pristine.is_dir() else code) / rel).read_text() \
+        .splitlines()[line - 1].strip()
     return f"{rel}: {mutation.operator_name.split('/')[-1]} @{column} `{text}`"
 
 
@@ -101,10 +104,11 @@ def judge_command(code: Path) -> str:
 def prepare(workdir: Path) -> tuple[Path, Path, Path]:
     """The copy of the host code, cosmic-ray's config and its session database."""
     code = workdir / "code"
-    shutil.rmtree(code, ignore_errors=True)
-    for package in ("host_stack", "reference"):
-        shutil.copytree(ROOT / package, code / package,
-                        ignore=shutil.ignore_patterns("__pycache__"))
+    for copy in (code, workdir / "pristine"):
+        shutil.rmtree(copy, ignore_errors=True)
+        for package in ("host_stack", "reference"):
+            shutil.copytree(ROOT / package, copy / package,
+                            ignore=shutil.ignore_patterns("__pycache__"))
     config = workdir / "cosmic-ray.toml"
     paths = ", ".join(json.dumps(str(code / p)) for p in MUTATED)
     config.write_text(

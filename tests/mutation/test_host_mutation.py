@@ -84,7 +84,7 @@ def test_mutant_names_survive_code_added_above(session, tmp_path):
     with use_db(str(db), WorkDB.Mode.open) as work:
         mutation = work.pending_work_items[0].mutations[0]
     name = host_mutation.mutant_key(code, mutation)
-    path = code / name.split(": ")[0]
+    path = code.parent / "pristine" / name.split(": ")[0]     # where names are read
     original = path.read_text()
     (line, column), (end_line, end_column) = mutation.start_pos, mutation.end_pos
     moved = SimpleNamespace(module_path=mutation.module_path,
