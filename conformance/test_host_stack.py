@@ -498,18 +498,26 @@ def test_aimd_decides_each_boundary_on_its_window(request, fabric):
     window was marked, else grow; the timed host checks replay each worker's window
     (reference worker) from the frames that reached it and judge every new seq it sends.
     """
+    run_with_some_marks(request, load("ecn-aimd", congestion=flickering_congestion()),
+                        fabric)
+
+
+def run_with_some_marks(request, scenario: Scenario, fabric: str) -> HostRun:
+    """Run a congestion scenario (softswitch only: a Linux bridge has no queue depth)
+    and judge it with the timed host rules; its queue must have marked some parameter
+    packets, not all, and some worker halved its window (else the run proved nothing)."""
     if fabric != "softswitch":
         pytest.skip("ECN needs the softswitch: a Linux bridge has no queue depth and "
                     "marks no ECN")
-    run = run_scenario_here(request, load("ecn-aimd", congestion=flickering_congestion()),
-                            fabric)
+    run = run_scenario_here(request, scenario, fabric)
     assert_exactly_once(run)            # with the timed host rules
     marks = [p.flags & FLAG_ECN for _, _, h in worker_hosts(run.scenario)
              for p in frames_at(run, h) if p.flags & FLAG_ACK]
     assert any(marks) and not all(marks), (
         f"{sum(map(bool, marks))} of {len(marks)} parameter packets marked: the "
-        f"flickering queue should mark some, not all")
+        f"congestion plan should mark some, not all")
     assert run.counter("window_halved") > 0, run.summary()
+    return run
 
 
 # -- each timed rule in the state where it bites, both directions (issue 32) ------------
@@ -667,17 +675,7 @@ def test_aimd_window_grows_back_after_an_ecn_burst(request, fabric):
     that follows it grows by 1500 bytes a boundary back to S (growing faster sends
     seqs not admitted yet: too large; never growing back, or halving at every boundary
     after a mark, holds back seqs the window admits while seq 70 is held: too small)."""
-    if fabric != "softswitch":
-        pytest.skip("ECN needs the softswitch: a Linux bridge has no queue depth and "
-                    "marks no ECN")
-    run = run_scenario_here(request, ecn_burst_then_calm(fabric), fabric)
-    assert_exactly_once(run)            # with the timed host rules
-    marks = [p.flags & FLAG_ECN for _, _, h in worker_hosts(run.scenario)
-             for p in frames_at(run, h) if p.flags & FLAG_ACK]
-    assert any(marks) and not all(marks), (
-        f"{sum(map(bool, marks))} of {len(marks)} parameter packets marked: the bursts "
-        f"should mark some, not all")
-    assert run.counter("window_halved") > 0, run.summary()
+    run_with_some_marks(request, ecn_burst_then_calm(fabric), fabric)
 
 
 def test_release_profile_numbers_each_tensor_from_seq_1(request, fabric):
