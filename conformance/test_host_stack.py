@@ -661,20 +661,24 @@ def test_float_requests_at_the_window_edge(request, fabric):
 
 
 def ecn_burst_then_calm(fabric: str) -> Scenario:
-    """ecn-aimd (3 workers, S=16, 100 packets, congestion control) with tor0's queue
+    """ecn-aimd (3 workers, S=16, congestion control) on 400 packets with tor0's queue
     over the ECN threshold for 20 ms of every 220 (bursts that mark a few windows, then
-    calm long enough for the window to grow back to S), and h1's seq 70 held for 2 s:
-    the window each worker has grown back to then stays full behind it."""
+    calm long enough for the window to grow back to S), and h1's seq 300 held for 2 s
+    (after several bursts, however fast the run): the window each worker has grown back
+    to then stays full behind it."""
     congestion = flickering_congestion(on_ns=20_000_000, off_ns=200_000_000)
-    faults = {"targeted": lost("h1", 70, resends_to_hold(run_timeout_ns(fabric)) + 1)}
-    return load("ecn-aimd", congestion=congestion, faults=faults)
+    faults = {"targeted": lost("h1", 300, resends_to_hold(run_timeout_ns(fabric)) + 1)}
+    scenario = load("ecn-aimd", congestion=congestion, faults=faults)
+    data = scenario.to_dict()
+    data["jobs"][0]["tensors"] = [{"key": 3, "length": 400 * ELEMENTS, "data": None}]
+    return Scenario.from_dict(data)
 
 
 def test_aimd_window_grows_back_after_an_ecn_burst(request, fabric):
     """7.5 both directions: after a burst of marks the window halves, and in the calm
     that follows it grows by 1500 bytes a boundary back to S (growing faster sends
     seqs not admitted yet: too large; never growing back, or halving at every boundary
-    after a mark, holds back seqs the window admits while seq 70 is held: too small)."""
+    after a mark, holds back seqs the window admits while seq 300 is held: too small)."""
     run_with_some_marks(request, ecn_burst_then_calm(fabric), fabric)
 
 

@@ -20,6 +20,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -66,7 +67,12 @@ def real_hosts() -> None:
 
 
 def _run(tests: list[str], mutant: str | None) -> subprocess.CompletedProcess:
-    env = dict(os.environ, ATP_MUTANT=mutant or "")
+    # each run its own artifacts (several mutants share a scenario, and xdist runs them
+    # at once: one run's fresh work folder would delete the other's captures)
+    out = Path(tempfile.mkdtemp(prefix=f"mutant-{mutant or 'none'}-",
+                                dir=os.environ.get("ATP_ARTIFACTS_DIR")))
+    env = dict(os.environ, ATP_MUTANT=mutant or "", ATP_ARTIFACTS_DIR=str(out),
+               ATP_SUMMARY_JSON=str(out / "summary.json"))
     env.pop("PYTEST_XDIST_WORKER", None)
     return subprocess.run(
         [sys.executable, "-m", "pytest", *(f"{MODULE}::{t}" for t in tests),
