@@ -10,7 +10,7 @@ ALLURE_RESULTS ?= reports/allure-results
 ALLURE_REPORT ?= reports/allure-report
 
 .PHONY: conformance test bench demo report report-deps constraints clean bfruntime-stubs verbs-emu atp-release \
-	p4testgen-regen p4testgen-ptf campaign promote mutation
+	p4testgen-regen p4testgen-ptf campaign promote mutation host-mutation
 
 # versions pinned by constraints.txt (regenerate with `make constraints`)
 $(VENV)/.installed: pyproject.toml constraints.txt
@@ -72,6 +72,12 @@ p4testgen-regen: $(VENV)/.installed
 p4testgen-ptf: $(VENV)/.installed
 	ATP_P4TESTGEN_PTF=all $(PY) -m pytest tests/p4testgen/test_p4testgen_on_softswitch.py -n 0 $(PYTEST_ARGS)
 
+# mutation testing of the host code (cosmic-ray), judged by conformance/test_host_stack.py
+# on the softswitch (needs root): every mutant, hours; SAMPLE=n SEED=s for a sample.
+# Report: reports/host-mutation/report.json; see docs/host-mutation.md
+host-mutation: $(VENV)/.installed
+	$(PY) -m tests.mutation.host_mutation $(if $(SAMPLE),--sample $(SAMPLE) --seed $(or $(SEED),0))
+
 # ATP training over veths and network namespaces (needs root); see host_stack/demo.py
 demo: $(VENV)/.installed
 	$(PY) -m host_stack.demo
@@ -109,7 +115,8 @@ RUN_OUTPUTS := reports/allure-results reports/allure-results-release \
 	reports/allure-report reports/artifacts reports/summary.json \
 	reports/summary-tofino-model.json reports/p4-coverage-spec.json \
 	reports/p4-coverage-atp-release.json reports/campaign reports/mutation.json \
-	reports/mutation-ci.json reports/allure-results-mutation reports/allure-report-mutation
+	reports/mutation-ci.json reports/allure-results-mutation reports/allure-report-mutation \
+	reports/host-mutation
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis reports/node_modules $(RUN_OUTPUTS) \

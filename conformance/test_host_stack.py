@@ -37,7 +37,9 @@ from atp_fixtures.oracles.properties import (
 from atp_fixtures.report.artifacts import artifacts_root
 from host_stack.capture import CapturedRun, read_pcap
 from host_stack.netns import unavailable_reason
+from host_stack.roles import HOST_TIMEOUT_NS
 from host_stack.session import HostRun, run_on_testbed, softswitch_available
+from host_stack.shell import next_backoff
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIOS = ROOT / "fixtures" / "corpus" / "scenarios"
@@ -442,22 +444,29 @@ def test_timer_backs_off_while_nothing_is_heard(request, fabric):
     assert host_timeouts(run, 5, "h1") >= 5, run.summary()
 
 
+def jobs_sharing_h0(name: str, seed: int, jobs: list[tuple[int, str, str, int]],
+                    faults: list[dict]) -> Scenario:
+    """Jobs ``(app_id, other worker, PS, packets)`` of S=4 and one tensor each (key
+    1, 2, ...), all with a worker on h0, on one rack with h1, h2, ps0 and ps1."""
+    return Scenario.from_dict({
+        "name": name, "seed": seed, "pool_size": 256,
+        "topology": {"racks": [{"name": "tor0", "hosts": ["h0", "h1", "h2", "ps0", "ps1"]}]},
+        "jobs": [{"app_id": app_id, "workers": ["h0", other], "pses": [ps], "window": 4,
+                  "tensors": [{"key": key, "length": packets * ELEMENTS}]}
+                 for key, (app_id, other, ps, packets) in enumerate(jobs, 1)],
+        "faults": {"targeted": faults},
+    })
+
+
 def two_jobs_on_one_host() -> Scenario:
     """h0 works for a short job 21 and a long job 22 (one PS each, no collisions); the
     parameter packet of job 21's last seq is lost on its way to h0 six times, so h0's
     timer of job 21 expires up to six times (T, T, 2T, ... 16T apart) while job 22's parameter
     packets keep reaching h0: six chances for a shared timer to show."""
-    return Scenario.from_dict({
-        "name": "two-jobs-one-host", "seed": 41, "pool_size": 256,
-        "topology": {"racks": [{"name": "tor0", "hosts": ["h0", "h1", "h2", "ps0", "ps1"]}]},
-        "jobs": [
-            {"app_id": 21, "workers": ["h0", "h1"], "pses": ["ps0"], "window": 4,
-             "tensors": [{"key": 1, "length": 8 * ELEMENTS}]},
-            {"app_id": 22, "workers": ["h0", "h2"], "pses": ["ps1"], "window": 4,
-             "tensors": [{"key": 2, "length": 400 * ELEMENTS}]}],
-        "faults": {"targeted": [{"action": "drop", "kind": "parameter", "app_id": 21,
-                                 "seq": 8, "to_node": "h0", "nth": 1, "count": 6}]},
-    })
+    return jobs_sharing_h0("two-jobs-one-host", 41, [(21, "h1", "ps0", 8),
+                                                    (22, "h2", "ps1", 400)],
+                           [{"action": "drop", "kind": "parameter", "app_id": 21,
+                             "seq": 8, "to_node": "h0", "nth": 1, "count": 6}])
 
 
 def test_each_job_on_a_host_keeps_its_own_deadline(request, fabric):
@@ -489,18 +498,26 @@ def test_aimd_decides_each_boundary_on_its_window(request, fabric):
     window was marked, else grow; the timed host checks replay each worker's window
     (reference worker) from the frames that reached it and judge every new seq it sends.
     """
+    run_with_some_marks(request, load("ecn-aimd", congestion=flickering_congestion()),
+                        fabric)
+
+
+def run_with_some_marks(request, scenario: Scenario, fabric: str) -> HostRun:
+    """Run a congestion scenario (softswitch only: a Linux bridge has no queue depth)
+    and judge it with the timed host rules; its queue must have marked some parameter
+    packets, not all, and some worker halved its window (else the run proved nothing)."""
     if fabric != "softswitch":
         pytest.skip("ECN needs the softswitch: a Linux bridge has no queue depth and "
                     "marks no ECN")
-    run = run_scenario_here(request, load("ecn-aimd", congestion=flickering_congestion()),
-                            fabric)
+    run = run_scenario_here(request, scenario, fabric)
     assert_exactly_once(run)            # with the timed host rules
     marks = [p.flags & FLAG_ECN for _, _, h in worker_hosts(run.scenario)
              for p in frames_at(run, h) if p.flags & FLAG_ACK]
     assert any(marks) and not all(marks), (
         f"{sum(map(bool, marks))} of {len(marks)} parameter packets marked: the "
-        f"flickering queue should mark some, not all")
+        f"congestion plan should mark some, not all")
     assert run.counter("window_halved") > 0, run.summary()
+    return run
 
 
 # 32,566 packets: ~50 s alone at load ~25 here, over 60 s beside the whole suite (-n 2)
@@ -538,3 +555,188 @@ def test_multi_ps_idle_ps_returns_on_real_processes(request, fabric):
     assert forgets.get("ps1", 0) >= 1, (
         f"ps1 never forgot the job after T_stale (per PS: {forgets}): its stale frontier "
         f"was not discarded\n{run.summary()}")
+
+
+# -- each timed rule in the state where it bites, both directions (issue 32) ------------
+# The timed host checks judge a window held back, a hole or float request left
+# unanswered and a timer that fires late against a tolerance of 1 s (a loaded machine
+# stalled a host 200 ms once) or against two late expiries in a row; these scenarios hold
+# the host in each rule's state for longer than that.
+HOLD_NS = 2_000_000_000
+LONG_TIMER_US = 2_000_000        # the timer cannot stand in for a hole or a float request
+
+
+def run_timeout_ns(fabric: str) -> int:
+    """The workers' timer a run on ``fabric`` gets (``run_on_testbed``'s default)."""
+    return HOST_TIMEOUT_NS * (4 if fabric == "softswitch" else 1)
+
+
+def resends_to_hold(timeout_ns: int, hold_ns: int = HOLD_NS) -> int:
+    """How many timeout resends of a seq must be lost for nothing of it to get through
+    for ``hold_ns``: expiries T after the last frame heard, then backed off by the host
+    stack's own ``next_backoff``."""
+    elapsed, backoff, heard, resends = 0, 0, True, 0
+    while elapsed < hold_ns:
+        elapsed += timeout_ns + backoff
+        backoff = next_backoff(backoff, heard, timeout_ns)
+        heard, resends = False, resends + 1
+    return resends
+
+
+def lost(host: str, seq: int, resends: int, app_id: int | None = None) -> list[dict]:
+    """``host``'s first transmission of ``seq`` and its next ``resends`` resends lost."""
+    out = [{"action": "drop", "kind": "gradient", "seq": seq, "from_node": host,
+            "nth": 1, "app_id": app_id}]
+    if resends:
+        out.append({"action": "drop", "kind": "resend", "seq": seq, "from_node": host,
+                    "nth": 1, "count": resends, "app_id": app_id})
+    return out
+
+
+def losses_recovery_one_more(fabric: str) -> Scenario:
+    """parameter-loss with 24 packets: h1's seq 5 is lost with every resend for 2 s
+    (the back-off grows; every worker's window stays full behind seq 5 while the
+    window admits more), the job recovers, then h1's seq 16 is lost with its hole resend
+    and its first two timeout resends (expiries after the recovery: back-off reset)."""
+    # one more: the hole resend that the parameter packets above seq 5 call for
+    faults = {"targeted": lost("h1", 5, resends_to_hold(run_timeout_ns(fabric)) + 1)
+              + lost("h1", 16, 3)}
+    scenario = load("parameter-loss", faults=faults)
+    data = scenario.to_dict()
+    data["jobs"][0]["tensors"] = [{"key": 9, "length": 24 * ELEMENTS, "data": None}]
+    return Scenario.from_dict(data)
+
+
+def test_repeated_losses_then_recovery_then_one_more_loss(request, fabric):
+    """7.1 and 7.2 by time: while seq 5 is held for 2 s every worker must keep its
+    whole window out (a window one too small holds a seq the rule admitted), h1's
+    expiries must come on time and back off (a timer too long, or a back-off growing
+    too fast, is late twice in a row); after the recovery h1's next loss must be
+    resent T after its last progress (a back-off not reset by the frames heard is late
+    at both expiries)."""
+    run = run_scenario_here(request, losses_recovery_one_more(fabric), fabric)
+    assert_exactly_once(run)            # with the timed host rules
+    assert host_timeouts(run, 5, "h1") >= 5, run.summary()
+
+
+def two_jobs_far_apart() -> Scenario:
+    """h0 works for job 31 (S=4, 8 packets: its first window and that window's first
+    five resends are lost, so it sits on its 200 ms start timeout six times, over a
+    second), job 33 (S=4, 12 packets, whose seq 6 from h0 is lost with its hole resend
+    and four timeout resends: it recovers on its own 20 ms timer meanwhile) and job 32
+    (S=4, 600 packets, no loss: its frames keep reaching h0, so h0's back-off stays
+    reset and job 33's expiries are judged against its timer alone)."""
+    return jobs_sharing_h0(
+        "two-jobs-far-apart", 43,
+        [(31, "h1", "ps0", 8), (32, "h2", "ps1", 600), (33, "h1", "ps0", 12)],
+        [{"action": "drop", "kind": "gradient", "app_id": 31, "from_node": "h0", "nth": 1,
+          "count": 4},
+         {"action": "drop", "kind": "resend", "app_id": 31, "from_node": "h0", "nth": 1,
+          "count": 20},
+         *lost("h0", 6, 5, app_id=33)])
+
+
+def test_two_jobs_with_far_apart_deadlines(request, fabric):
+    """7.2 per job, both directions: job 33's expiries must not wait for job 31's
+    start deadline (a host that sleeps until its latest job's deadline is late twice),
+    and job 31's start timeout must fire while job 32's frames keep reaching h0 (a
+    timer restarted by any job's frame never fires); job 31 must not resend when job
+    33's timer expires (early: the planted one-timer mutant)."""
+    run = run_scenario_here(request, two_jobs_far_apart(), fabric)
+    assert_exactly_once(run)            # with the timed host rules
+    assert host_timeouts(run, 31, "h0") >= 2, run.summary()
+    assert host_timeouts(run, 33, "h0") >= 2, run.summary()
+
+
+def hole_under_a_long_timer() -> Scenario:
+    """parameter-loss (4 workers, S=4, 10 packets) where h0's first transmission of
+    seq 6 (in the second window: the first may go out again on the start timeout) is
+    lost: the parameter packets of 7.. reveal the hole to every worker."""
+    faults = {"targeted": lost("h0", 6, 0)}
+    return load("parameter-loss", faults=faults)
+
+
+def test_hole_resends_under_a_long_timer(request, fabric):
+    """7.2 hole resends, both directions, with a 2 s timer (so only a hole resend can
+    recover seq 6 within the checks' 1 s): every worker resends the hole once when the
+    first parameter packet above it reaches it (never: late; at every parameter packet
+    above it: early timeout resends)."""
+    run = run_scenario_here(request, hole_under_a_long_timer(), fabric,
+                            timeout_us=LONG_TIMER_US)
+    assert_exactly_once(run)            # with the timed host rules
+    assert run.counter("hole_resends") > 0, run.summary()
+
+
+def float_requests_at_the_window_edge() -> Scenario:
+    """overflow-switch-saturation's job (h0 and h1, S=3) on a tensor of 6 packets
+    whose seqs 3 (the first window's last) and 6 (the tensor's last: nothing after it
+    can reveal it as a hole) carry 1500.0 at both workers: 3e9 after quantization,
+    beyond int32, so the aggregate saturates (or the PS's sum does) and the PS sends a
+    float request for each."""
+    scenario = load("overflow-switch-saturation")
+    data = scenario.to_dict()
+    job = data["jobs"][0]
+    values = [[0.001 * (w + 1)] * (6 * ELEMENTS) for w in range(len(job["workers"]))]
+    for row in values:
+        for s in (3, 6):
+            row[(s - 1) * ELEMENTS] = 1500.0
+    job["tensors"] = [{"key": 2, "length": 6 * ELEMENTS, "data": values}]
+    data["name"] = "float-requests-at-the-window-edge"
+    data["faults"] = {"targeted": []}
+    return Scenario.from_dict(data)
+
+
+def test_float_requests_at_the_window_edge(request, fabric):
+    """7.4 both directions, with a 2 s timer: each float request is answered by one
+    float-mode resend at once, also for the tensor's last seq, which no later
+    parameter packet can reveal as a hole (never: late; twice: an early resend)."""
+    run = run_scenario_here(request, float_requests_at_the_window_edge(), fabric,
+                            timeout_us=LONG_TIMER_US)
+    assert_exactly_once(run)            # with the timed host rules
+    assert run.counter("float_requests") >= 2 * len(run.scenario.jobs[0].workers), (
+        run.summary())
+
+
+def ecn_burst_then_calm(fabric: str) -> Scenario:
+    """ecn-aimd (3 workers, S=16, congestion control) on 400 packets with tor0's queue
+    over the ECN threshold for 20 ms of every 220 (bursts that mark a few windows, then
+    calm long enough for the window to grow back to S), and h1's seq 300 held for 2 s
+    (after several bursts, however fast the run): the window each worker has grown back
+    to then stays full behind it."""
+    congestion = flickering_congestion(on_ns=20_000_000, off_ns=200_000_000)
+    faults = {"targeted": lost("h1", 300, resends_to_hold(run_timeout_ns(fabric)) + 1)}
+    scenario = load("ecn-aimd", congestion=congestion, faults=faults)
+    data = scenario.to_dict()
+    data["jobs"][0]["tensors"] = [{"key": 3, "length": 400 * ELEMENTS, "data": None}]
+    return Scenario.from_dict(data)
+
+
+def test_aimd_window_grows_back_after_an_ecn_burst(request, fabric):
+    """7.5 both directions: after a burst of marks the window halves, and in the calm
+    that follows it grows by 1500 bytes a boundary back to S (growing faster sends
+    seqs not admitted yet: too large; never growing back, or halving at every boundary
+    after a mark, holds back seqs the window admits while seq 300 is held: too small)."""
+    run_with_some_marks(request, ecn_burst_then_calm(fabric), fabric)
+
+
+def test_release_profile_numbers_each_tensor_from_seq_1(request, fabric):
+    """Our host stack under the release's profile (a scenario's ``profile``; on the
+    softswitch, atp.p4's release build): deviation 9.7, seq restarts at the job's first
+    seq for every tensor. Three tensors, no faults: exact results, the host rules by
+    step and by time (the replicas number seqs the release's way), and each tensor's
+    first transmissions are seqs 1..its packets."""
+    scenario = load("parameter-loss", profile="atp-release", faults={"targeted": []})
+    data = scenario.to_dict()
+    data["jobs"][0]["tensors"] = [{"key": key, "length": packets * ELEMENTS, "data": None}
+                                  for key, packets in ((9, 5), (10, 3), (11, 6))]
+    run = run_scenario_here(request, Scenario.from_dict(data), fabric)
+    assert_exactly_once(run)            # with the host rules, by step and by time
+    for job, w, host in worker_hosts(run.scenario):
+        first: dict[int, set[int]] = defaultdict(set)
+        for p in frames_at(run, host):
+            if not p.flags & (FLAG_ACK | FLAG_RESEND) and p.app_id == job.app_id:
+                first[p.key].add(p.seq)
+        sizes = sorted(t.packets for t in job.tensors)
+        assert sorted(len(s) for s in first.values()) == sizes, (host, first)
+        for seqs in first.values():
+            assert seqs == set(range(1, len(seqs) + 1)), f"{host}: seqs {sorted(seqs)}"

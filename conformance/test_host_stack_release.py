@@ -42,7 +42,7 @@ from atp_fixtures.report.artifacts import artifacts_root
 from host_stack.capture import read_pcap
 from host_stack.netns import unavailable_reason
 from host_stack.release_build import ReleaseBuildError, build_release, release_source
-from host_stack.release_judge import JUDGED, judge
+from host_stack.release_judge import JUDGED, OBSERVED, TIMED, judge
 from host_stack.release_clock import missing_reason
 from host_stack.release_run import (
     SOFTSWITCH_CLOCK_RATE, TENSOR_ELEMENTS, THREADS, ReleaseRunError, run_release,
@@ -137,7 +137,7 @@ def frames(request) -> ReleaseFrames:
 def host_violations(switch_run) -> dict[str, list]:
     """The host rules' violations on the softswitch run's captures, by rule."""
     _assert_capture_complete(switch_run)
-    return judge(switch_run.pcaps["ps"], switch_run.pcaps["w0"])
+    return judge(switch_run.pcaps["ps"], switch_run.pcaps["w0"], SOFTSWITCH_CLOCK_RATE)
 
 
 def _assert_capture_complete(run) -> None:
@@ -247,5 +247,23 @@ HOST_RULES = [pytest.param(rule, marks=MARKS.get(rule, ())) for rule in JUDGED]
 @pytest.mark.parametrize("rule", HOST_RULES)
 def test_host_rules_on_the_softswitch_captures(host_violations, rule):
     """One host rule on the softswitch run's (complete) captures."""
+    found = host_violations.get(rule, [])
+    assert not found, f"{len(found)} violation(s) of {rule}; first: {found[0]}"
+
+
+# The timed host rules with the release's own timer model (``release_judge.release_timer``:
+# one timer and one window per tensor, 50 ms then 200 us, no back-off, at the clock's
+# rate). Not early, not too large: asserted. Late and held back, seen on every tensor of
+# the suite's softswitch runs here but not yet told apart from the release's threads
+# going unscheduled (36 busy-polling threads at nice 10 on 2 cores): expected failures,
+# not strict, until they are (docs/host-mutation.md).
+TIMED_RULES = [pytest.param(rule, marks=pytest.mark.xfail(strict=False,
+                                                          reason=OBSERVED[rule]))
+               if rule in OBSERVED else rule for rule in TIMED]
+
+
+@pytest.mark.parametrize("rule", TIMED_RULES)
+def test_timed_host_rules_on_the_softswitch_captures(host_violations, rule):
+    """One timed host rule on the softswitch run's captures, with the release's timer."""
     found = host_violations.get(rule, [])
     assert not found, f"{len(found)} violation(s) of {rule}; first: {found[0]}"

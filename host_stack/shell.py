@@ -57,6 +57,10 @@ class HostLoop:
     def stop(self) -> None:
         self._stopping = True
 
+    def heard_frame(self) -> None:
+        """A frame arrived: the back-off is reset (the next expiry comes T after it)."""
+        self._heard, self.backoff_ns = True, 0
+
     def send(self, frames: list[bytes]) -> None:
         send = self.link.send
         for frame in frames:
@@ -97,7 +101,7 @@ class HostLoop:
                 if give_up is not None:
                     wait_ns = min(wait_ns, give_up - now)
             for frame in self.link.recv_batch(max(wait_ns, 0) / 1e9):
-                self._heard, self.backoff_ns = True, 0
+                self.heard_frame()
                 try:
                     out = app.on_frame(frame, clock())
                 except WireError:

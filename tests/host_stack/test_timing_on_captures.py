@@ -17,7 +17,9 @@ from typing import Callable
 
 import pytest
 
-from atp_fixtures.oracles.host_timing import TimedCapture, check_host_timing, host_stack_timer
+from atp_fixtures.oracles.host_timing import (
+    HostTimer, TimedCapture, check_host_timing, host_stack_timer, one_tensor_each,
+)
 from host_stack import roles as roles_module
 from host_stack import shell
 from host_stack.roles import Multiplex, roles_from_scenario
@@ -84,11 +86,14 @@ class ScriptedFabric:
         return out
 
 
-def run_host(scenario: Scenario, host: str, **script) -> TimedCapture:
-    """Run ``host``'s workers under the real host loop; its interface's capture."""
+def run_host(scenario: Scenario, host: str, timeout_us: int = TIMEOUT_US,
+             per_tensor: bool = False, **script) -> TimedCapture:
+    """Run ``host``'s workers under the real host loop; its interface's capture.
+    ``per_tensor``: a worker per tensor, all at once (the ATP release's threads)."""
     fabric = ScriptedFabric(scenario, host, **script)
-    workers = [r.app for r in roles_from_scenario(scenario, host,
-                                                  timeout_ns=TIMEOUT_US * 1000)
+    variants = one_tensor_each(scenario) if per_tensor else [scenario]
+    workers = [r.app for variant in variants
+               for r in roles_from_scenario(variant, host, timeout_ns=timeout_us * 1000)
                if r.kind == "worker"]
     loop = HostLoop(fabric, Multiplex(workers), clock=fabric.clock)
     for w in workers:
@@ -100,8 +105,8 @@ def run_host(scenario: Scenario, host: str, **script) -> TimedCapture:
                                                              key=lambda r: r[0])})
 
 
-def rules(capture: TimedCapture) -> set[str]:
-    return {v.rule for v in check_host_timing(capture, host_stack_timer(TIMEOUT_US))}
+def rules(capture: TimedCapture, timeout_us: int = TIMEOUT_US) -> set[str]:
+    return {v.rule for v in check_host_timing(capture, host_stack_timer(timeout_us))}
 
 
 def one_job(packets: int, window: int, **job) -> Scenario:
@@ -126,10 +131,12 @@ def silent_last_seq(drops: int):
     return drop
 
 
-def mutated(name: str, scenario: Scenario, host: str, **script) -> TimedCapture:
-    """``run_host`` with one mutant of tests/mutants patched in for the run only: the
-    reference workers and the timer that judge the capture stay intact, as they do for
-    the real processes."""
+def mutated(name: str | None, scenario: Scenario, host: str, **script) -> TimedCapture:
+    """``run_host`` with one mutant of tests/mutants patched in for the run only (none:
+    the intact host): the reference workers and the timer that judge the capture stay
+    intact, as they do for the real processes."""
+    if name is None:
+        return run_host(scenario, host, **script)
     table = {**mutants.HOST_STACK_MUTANTS, **mutants.HOST_MUTANTS}
     owner, attribute, replacement = table[name]
     with pytest.MonkeyPatch.context() as patch:
@@ -301,3 +308,174 @@ def test_a_burst_paused_with_nothing_heard_is_one_expiry():
                for k, f in enumerate(frames)]
     paused = TimedCapture.from_records(capture.scenario, {"h0": records})
     assert rules(paused) == set()
+
+
+# -- both directions (issue 32): each rule's mirror-image defect, in the state where it
+# bites. Each scenario passes intact and catches its mutants, each by its rule.
+LONG_TIMER_US = 2_000_000        # past the late checks' 1 s: only a hole or request helps
+
+
+def blocked(seq: int, until_ns: int):
+    """Every transmission of ``seq`` is lost until ``until_ns``: the window stays full
+    behind it for longer than the late checks' tolerance."""
+    return lambda p, now: p.seq == seq and now < until_ns
+
+
+def lost_once(*seqs: int):
+    """The first transmission of each of ``seqs`` is lost."""
+    seen: set[int] = set()
+
+    def drop(p, now):
+        if p.seq in seqs and p.seq not in seen:
+            seen.add(p.seq)
+            return True
+        return False
+    return drop
+
+
+def losses_then_recovery_then_one_more():
+    """Seq 4's first transmission and its next eight resends are lost (expiries with
+    nothing heard: the back-off grows to its 1 s cap), the job recovers, then seq 10's first
+    transmission, its hole resend and its first timeout resend are lost (two expiries,
+    the back-off reset)."""
+    count: dict[int, int] = {}
+
+    def drop(p, now):
+        count[p.seq] = count.get(p.seq, 0) + 1
+        return (p.seq == 4 and count[4] <= 9) or (p.seq == 10 and count[10] <= 3)
+    return drop
+
+
+def ecn_burst(p, now) -> bool:
+    """A congested queue for the run's first 3 ms, then calm."""
+    return now < 3_000_000
+
+
+def two_jobs_far_apart() -> Scenario:
+    """h0 works for job 1 (its first window is lost twice: idle on its start timeout)
+    and the long job 2, which loses seq 20 four times meanwhile (recovering on its own
+    short timer)."""
+    return Scenario.from_dict({
+        "name": "timed-far-apart", "seed": 7, "pool_size": 256,
+        "topology": {"racks": [{"name": "tor0", "hosts": ["h0", "ps0", "ps1"]}]},
+        "jobs": [
+            {"app_id": 1, "workers": ["h0"], "pses": ["ps0"], "window": 2,
+             "tensors": [{"key": 1, "length": 4 * ELEMENTS}]},
+            {"app_id": 2, "workers": ["h0"], "pses": ["ps1"], "window": 1,
+             "tensors": [{"key": 2, "length": 3000 * ELEMENTS}]}],
+        "faults": {"targeted": []}})
+
+
+def job1_idle_job2_recovering():
+    count: dict[tuple[int, int], int] = {}
+
+    def drop(p, now):
+        key = (p.app_id, p.seq)
+        count[key] = count.get(key, 0) + 1
+        return (p.app_id == 1 and count[key] <= 2) or (key == (2, 20) and count[key] <= 4)
+    return drop
+
+
+def float_at_the_edge() -> Scenario:
+    """Seqs 4 (the first window's edge) and 8 (the tensor's last: nothing after it can
+    reveal it as a hole) carry 2^31 - 1 after quantization (2^31 at a scale of
+    (2^31 - 1) / 2^31, both exact; not over the threshold, so sent as an integer), the
+    sticky value the PS answers with a float request."""
+    data = [1.0] * (8 * ELEMENTS)
+    for s in (4, 8):
+        data[(s - 1) * ELEMENTS] = 2.0 ** 31
+    return one_job(8, 4, scale=(2 ** 31 - 1) / 2 ** 31,
+                   tensors=[{"key": 7, "length": 8 * ELEMENTS, "data": [data]}])
+
+
+# (mutant, its rule, the scenario: (scenario, script, timeout_us))
+def _window_block():
+    return one_job(12, 4), {"drop": blocked(6, 2_500_000_000)}
+
+
+def _hole_long_timer():
+    return one_job(12, 4), {"drop": lost_once(6), "timeout_us": LONG_TIMER_US}
+
+
+def _holes():
+    return one_job(12, 4), {"drop": lost_once(6)}
+
+
+def _silent(drops: int):
+    return lambda: (one_job(6, 2), {"drop": silent_last_seq(drops)})
+
+
+def _backoff_reset():
+    return one_job(14, 2), {"drop": losses_then_recovery_then_one_more()}
+
+
+def _far_apart():
+    return two_jobs_far_apart(), {"drop": job1_idle_job2_recovering()}
+
+
+def _aimd_calm():
+    def drop(p, now):
+        return p.seq == 150 and now < 3_000_000_000
+    return one_job(200, 16, congestion_control=True), {"mark": ecn_burst, "drop": drop}
+
+
+def _float_edge(timeout_us: int = LONG_TIMER_US):
+    return lambda: (float_at_the_edge(), {"timeout_us": timeout_us})
+
+
+BOTH_DIRECTIONS = {
+    "window_one_too_few": ("7.1", _window_block),
+    "hole_never_resent": ("7.2", _hole_long_timer),
+    "hole_resent_every_time": ("7.2", _holes),
+    "timer_twice_as_long": ("7.2", _silent(8)),
+    "timer_half_as_long": ("7.2", _silent(5)),
+    "backoff_never_reset": ("7.2", _backoff_reset),
+    "backoff_quadruples": ("7.2", _silent(6)),
+    "deadline_of_latest_job": ("7.2", _far_apart),
+    "any_job_restarts_timer": ("7.2", _far_apart),
+    "aimd_remembers_marks": ("7.5", _aimd_calm),
+    "aimd_never_grows": ("7.5", _aimd_calm),
+    "aimd_grows_double": ("7.5", _aimd_calm),
+    "float_request_ignored": ("7.4", _float_edge()),
+    "float_request_answered_twice": ("7.2", _float_edge(TIMEOUT_US)),
+}
+
+
+def _judge(scenario_of, mutant):
+    scenario, script = scenario_of()
+    timeout_us = script.pop("timeout_us", TIMEOUT_US)
+    capture = mutated(mutant, scenario, "h0", timeout_us=timeout_us, **script)
+    return capture, check_host_timing(capture, host_stack_timer(timeout_us))
+
+
+@pytest.mark.parametrize("mutant", sorted(BOTH_DIRECTIONS))
+def test_each_direction_passes_intact_and_catches_its_mutant(mutant):
+    rule, scenario_of = BOTH_DIRECTIONS[mutant]
+    _, intact = _judge(scenario_of, None)
+    assert intact == [], "\n".join(map(str, intact))
+    _, found = _judge(scenario_of, mutant)
+    assert found and found[0].rule == rule, "\n".join(map(str, found)) or "nothing found"
+
+
+def no_backoff_timer(timeout_us: int, per_tensor: bool) -> HostTimer:
+    return HostTimer(timeout_us * 1000, roles_module.HOST_START_TIMEOUT_NS,
+                     lambda backoff, heard, interval: 0, per_tensor=per_tensor)
+
+
+def test_a_timer_per_tensor_is_judged_per_tensor():
+    """The release's timer model (one window and one timer per tensor, all tensors at
+    once, no back-off): a host built so, two tensors of one job under the release's
+    per-tensor seqs, the last seq of the first tensor lost three times. Judged per
+    tensor it breaks nothing; judged as one job it sends the second tensor's seqs
+    before the first is done, which one window per job does not admit."""
+    scenario = one_job(6, 2, tensors=[{"key": 7, "length": 6 * ELEMENTS},
+                                      {"key": 8, "length": 6 * ELEMENTS}])
+    scenario = Scenario.from_dict({**scenario.to_dict(), "profile": "atp-release"})
+    capture = mutated("timer_no_backoff", scenario, "h0", per_tensor=True,
+                      drop=silent_last_seq(3))
+    resends = [f for f in capture.hosts["h0"] if f.packet.flags & FLAG_RESEND]
+    assert len(resends) >= 3
+    per_tensor = check_host_timing(capture, no_backoff_timer(TIMEOUT_US, True))
+    assert per_tensor == [], "\n".join(map(str, per_tensor))
+    per_job = check_host_timing(capture, no_backoff_timer(TIMEOUT_US, False))
+    assert "7.1" in {v.rule for v in per_job}

@@ -269,11 +269,129 @@ def _aimd_forgets_marks(self, s, ecn):
     return _original_aimd(self, s, ecn)
 
 
+# The mirror images (issue 32): each rule of section 7 and the host's timer wrong in the
+# other direction, each the effect of a one-line patch of the host code (named in its
+# docstring), caught by the host-stack scenarios that drive the host into the state where
+# the rule bites (tests/mutants/test_host_stack_catches_bugs.py CASES).
+def _window_one_too_few(self):
+    """Window too small (``window()`` returns one less): seq ``A + w`` waits for one
+    more parameter packet than the rule says."""
+    return max(1, _original_window(self) - 1)
+
+
+_original_on_parameter = worker.Worker._parameter
+
+
+def _no_hole_resends(self, packet, s):
+    """Hole resends never (``holes = []`` in ``_parameter``): a hole waits for the timer."""
+    t = self.current
+    t.hole_resent.update(h for h in t.unacked_sent() if h < s)
+    return _original_on_parameter(self, packet, s)
+
+
+def _hole_resent_every_time(self, packet, s):
+    """Hole resends always (``hole_resent`` never recorded): every parameter packet above
+    a hole resends it again, not once per hole."""
+    self.current.hole_resent.clear()
+    return _original_on_parameter(self, packet, s)
+
+
+_original_deadline = worker.Worker.deadline
+
+
+def _timer_twice_as_long(self):
+    """Timer late (``timeout = 2 * ...`` in ``deadline``): every expiry comes 2T after
+    progress."""
+    deadline = _original_deadline(self)
+    if deadline is None:
+        return None
+    return deadline + (self.timeout_ns if self.heard_anything else self.start_timeout_ns)
+
+
+def _timer_half_as_long(self):
+    """Timer early (``timeout // 2`` in ``deadline``): expiries come T/2 after progress."""
+    deadline = _original_deadline(self)
+    if deadline is None:
+        return None
+    return deadline - (self.timeout_ns if self.heard_anything else self.start_timeout_ns) // 2
+
+
+def _backoff_never_reset(self):
+    """Back-off never reset (``heard_frame`` sets ``_heard`` only): after one silence the
+    host's every later expiry comes its old back-off late."""
+    self._heard = True
+
+
+def _backoff_quadruples(backoff_ns: int, heard: bool, interval_ns: int) -> int:
+    """Back-off too large (``4 *`` for ``2 *`` in ``next_backoff``)."""
+    if heard:
+        return backoff_ns
+    return min(4 * backoff_ns + max(interval_ns, 0), shell.MAX_BACKOFF_NS)
+
+
+def _deadline_of_latest_job(self):
+    """Multiplexing broken the other way (``max`` for ``min`` in ``Multiplex.deadline``):
+    the host sleeps until its latest job's deadline, so a recovering job waits on a job
+    idle on its start timeout."""
+    deadlines = [d for d in (a.deadline() for a in self.apps) if d is not None]
+    return max(deadlines) if deadlines else None
+
+
+_original_on_frame = worker.Worker.on_frame
+
+
+def _any_job_restarts_timer(self, frame, now):
+    """Per-job timer broken (``self.last_heard = now`` moved above the app filter of
+    ``on_frame``): any job's frame restarts every job's timer, so a job idle on its
+    start timeout waits while another job's frames keep coming."""
+    self.last_heard = now
+    return _original_on_frame(self, frame, now)
+
+
+def _aimd_remembers_marks(self, s, ecn):
+    """AIMD decrease too much (the boundary's ``cc_ecn_seen = False`` deleted): once a
+    mark was seen, every later boundary halves, so the window never grows back."""
+    seen = self.cc_ecn_seen or ecn
+    _original_aimd(self, s, ecn)
+    self.cc_ecn_seen = self.cc_ecn_seen or seen
+
+
+_original_float_request = worker.Worker._float_request
+
+
+def _float_request_ignored(self, s):
+    """Float request never answered (``return []`` for the resend): the seq waits for a
+    hole or the timer to go out in float mode."""
+    _original_float_request(self, s)
+    return []
+
+
+def _float_request_answered_twice(self, s):
+    """Float request answered twice (the resend listed twice): not once per request."""
+    return _original_float_request(self, s) * 2
+
+
 HOST_STACK_MUTANTS = {
     "window_one_too_many": (worker.Worker, "window", _window_one_too_many),
     "timer_no_backoff": (shell, "next_backoff", _no_backoff),
     "one_timer_for_all_jobs": (roles.Multiplex, "on_timeout", _one_timer_for_all_jobs),
     "aimd_forgets_marks": (worker.Worker, "_aimd", _aimd_forgets_marks),
+    # issue 32: the other direction of each rule
+    "window_one_too_few": (worker.Worker, "window", _window_one_too_few),
+    "hole_never_resent": (worker.Worker, "_parameter", _no_hole_resends),
+    "hole_resent_every_time": (worker.Worker, "_parameter", _hole_resent_every_time),
+    "timer_twice_as_long": (worker.Worker, "deadline", _timer_twice_as_long),
+    "timer_half_as_long": (worker.Worker, "deadline", _timer_half_as_long),
+    "backoff_never_reset": (shell.HostLoop, "heard_frame", _backoff_never_reset),
+    "backoff_quadruples": (shell, "next_backoff", _backoff_quadruples),
+    "deadline_of_latest_job": (roles.Multiplex, "deadline", _deadline_of_latest_job),
+    "any_job_restarts_timer": (worker.Worker, "on_frame", _any_job_restarts_timer),
+    "aimd_remembers_marks": (worker.Worker, "_aimd", _aimd_remembers_marks),
+    "aimd_never_grows": (worker, "CWND_STEP", 0),
+    "aimd_grows_double": (worker, "CWND_STEP", 2 * worker.CWND_STEP),
+    "float_request_ignored": (worker.Worker, "_float_request", _float_request_ignored),
+    "float_request_answered_twice": (worker.Worker, "_float_request",
+                                     _float_request_answered_twice),
 }
 
 MUTANTS = {**SWITCH_MUTANTS, **HOST_MUTANTS, **HOST_STACK_MUTANTS}

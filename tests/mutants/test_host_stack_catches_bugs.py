@@ -7,8 +7,11 @@ time (the timed host checks, ``atp_fixtures.oracles.host_timing``).
 Each mutant runs the one host-stack test whose scenario exercises its rule (the whole
 module is ~4 min a run on this machine): a timer that expires repeatedly with nothing
 heard, a host with two jobs, congestion that marks some windows' packets but not their
-boundary's, and any run for the window. Needs root (namespaces, veths) and the
-softswitch; skips otherwise, saying which is missing.
+boundary's, and any run for the window; and, for each rule's other direction (issue 32,
+docs/host-mutation.md), the scenario that holds a host in the rule's state past the
+checks' tolerance: a seq held for 2 s then one more loss, two jobs with far-apart
+deadlines, a hole or float request under a 2 s timer, an ECN burst then calm. Needs
+root (namespaces, veths) and the softswitch; skips otherwise, saying which is missing.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -34,6 +38,24 @@ CASES = {
                                "7.2"),
     "aimd_forgets_marks": ("test_aimd_decides_each_boundary_on_its_window", "7.5"),
     "window_one_too_many": ("test_exactly_once_with_targeted_parameter_loss", "7.1"),
+    # issue 32: each rule's other direction, in the scenario that holds the host in the
+    # rule's state past the late checks' tolerance
+    "window_one_too_few": ("test_repeated_losses_then_recovery_then_one_more_loss", "7.1"),
+    "timer_twice_as_long": ("test_repeated_losses_then_recovery_then_one_more_loss",
+                            "7.2"),
+    "timer_half_as_long": ("test_timer_backs_off_while_nothing_is_heard", "7.2"),
+    "backoff_never_reset": ("test_repeated_losses_then_recovery_then_one_more_loss",
+                            "7.2"),
+    "backoff_quadruples": ("test_repeated_losses_then_recovery_then_one_more_loss", "7.2"),
+    "deadline_of_latest_job": ("test_two_jobs_with_far_apart_deadlines", "7.2"),
+    "any_job_restarts_timer": ("test_two_jobs_with_far_apart_deadlines", "7.2"),
+    "hole_never_resent": ("test_hole_resends_under_a_long_timer", "7.2"),
+    "hole_resent_every_time": ("test_hole_resends_under_a_long_timer", "7.2"),
+    "float_request_ignored": ("test_float_requests_at_the_window_edge", "7.4"),
+    "float_request_answered_twice": ("test_float_requests_at_the_window_edge", "7.2"),
+    "aimd_remembers_marks": ("test_aimd_window_grows_back_after_an_ecn_burst", "7.5"),
+    "aimd_never_grows": ("test_aimd_window_grows_back_after_an_ecn_burst", "7.5"),
+    "aimd_grows_double": ("test_aimd_window_grows_back_after_an_ecn_burst", "7.5"),
 }
 
 
@@ -45,7 +67,12 @@ def real_hosts() -> None:
 
 
 def _run(tests: list[str], mutant: str | None) -> subprocess.CompletedProcess:
-    env = dict(os.environ, ATP_MUTANT=mutant or "")
+    # each run its own artifacts (several mutants share a scenario, and xdist runs them
+    # at once: one run's fresh work folder would delete the other's captures)
+    out = Path(tempfile.mkdtemp(prefix=f"mutant-{mutant or 'none'}-",
+                                dir=os.environ.get("ATP_ARTIFACTS_DIR")))
+    env = dict(os.environ, ATP_MUTANT=mutant or "", ATP_ARTIFACTS_DIR=str(out),
+               ATP_SUMMARY_JSON=str(out / "summary.json"))
     env.pop("PYTEST_XDIST_WORKER", None)
     return subprocess.run(
         [sys.executable, "-m", "pytest", *(f"{MODULE}::{t}" for t in tests),

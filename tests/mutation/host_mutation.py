@@ -1,0 +1,275 @@
+"""``python -m tests.mutation.host_mutation``: mutation testing of the host code with
+cosmic-ray, judged by the host-stack conformance module on the softswitch.
+
+    python -m tests.mutation.host_mutation                      # every mutant (hours)
+    python -m tests.mutation.host_mutation --sample 4 --seed 7  # a sample (CI)
+
+What is mutated: the code our host processes run, ``host_stack/{shell,roles,worker,ps}.py``
+and the reference worker and PS they drive (``reference/worker.py``, ``reference/ps.py``).
+The rest of ``host_stack/`` is the testbed (namespaces, fabric, capture, relay, the
+release's build and run, the demo): it is the harness that judges, not a host under
+test (docs/host-mutation.md says why each module is in or out).
+
+How: the modules are copied to ``<workdir>/code`` and cosmic-ray mutates the copy, one
+mutant at a time; the judge is ``conformance/test_host_stack.py --target=softswitch -x``
+run from this checkout with ``tests/mutation/plugin.py``, which starts the run's worker
+and PS processes on the copy. The suite's oracles (the reference workers that replay the
+captures included) stay intact, as they are for any host stack under test. A mutant is
+killed when the module fails (or times out), survives when it passes.
+
+Operators: cosmic-ray replaces every binary and comparison operator by every other
+(12 and 9 mutants a site, most of them crashes or duplicates); the run keeps one natural
+neighbour per operator (``KEPT``) and all the others (numbers, booleans, not, unary
+operators, loops, break/continue, exceptions, decorators).
+
+Survivors: each is killed by a check or scenario, or declared equivalent (the mutant
+cannot change what a host sends or when) in ``tests/mutation/equivalent.yaml`` with the
+reason; a survivor not declared there fails the run (exit status 1). The report
+(``<workdir>/report.json``: seed, load, counts, every survivor) is written as it goes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shlex
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import yaml
+from cosmic_ray.work_db import WorkDB, use_db
+from cosmic_ray.work_item import TestOutcome, WorkerOutcome, WorkResult
+
+ROOT = Path(__file__).resolve().parents[2]
+MUTATED = ("host_stack/shell.py", "host_stack/roles.py", "host_stack/worker.py",
+           "host_stack/ps.py", "reference/worker.py", "reference/ps.py")
+JUDGE = "conformance/test_host_stack.py"
+EQUIVALENT = Path(__file__).with_name("equivalent.yaml")
+# binary and comparison operators: one natural neighbour each (the rest are kept whole)
+KEPT = {
+    "ReplaceBinaryOperator": ("Add_Sub", "Sub_Add", "Mul_FloorDiv", "Div_Mul",
+                              "FloorDiv_Mul", "Mod_FloorDiv", "Pow_Mul", "LShift_RShift",
+                              "RShift_LShift", "BitOr_BitAnd", "BitAnd_BitOr",
+                              "BitXor_BitOr"),
+    "ReplaceComparisonOperator": ("Eq_NotEq", "NotEq_Eq", "Lt_LtE", "LtE_Lt", "Gt_GtE",
+                                  "GtE_Gt", "Is_IsNot", "IsNot_Is", "In_NotIn",
+                                  "NotIn_In"),
+}
+MUTANT_TIMEOUT_S = 900.0     # a hung mutant is killed (cosmic-ray counts a timeout so)
+
+
+class MutationRunError(RuntimeError):
+    """The run cannot be carried out (the tool is missing, the intact judge fails)."""
+
+
+def kept(operator: str) -> bool:
+    family, _, pair = operator.rsplit("/", 1)[-1].partition("_")
+    return family not in KEPT or pair in KEPT[family]
+
+
+def mutant_key(code: Path, mutation) -> str:
+    """A mutant's name across code changes: file, operator, the mutated line's text and
+    the column (line numbers move when code is added above). The text is read from the
+    pristine copy next to ``code`` (an interrupted run leaves a mutant in ``code``)."""
+    path = Path(mutation.module_path)
+    rel = path.relative_to(code).as_posix() if path.is_absolute() else path.as_posix()
+    line, column = mutation.start_pos
+    pristine = code.parent / "pristine"
+    text = ((pristine if pristine.is_dir() else code) / rel).read_text() \
+        .splitlines()[line - 1].strip()
+    return f"{rel}: {mutation.operator_name.split('/')[-1]} @{column} `{text}`"
+
+
+def declared() -> dict[str, str]:
+    """The reviewed equivalent mutants: key -> reason."""
+    entries = yaml.safe_load(EQUIVALENT.read_text()) or []
+    return {e["mutant"]: e["reason"] for e in entries}
+
+
+def judge_command(code: Path) -> str:
+    return (f"env ATP_HOST_CODE={shlex.quote(str(code))} "
+            f"ATP_ARTIFACTS_DIR={shlex.quote(str(code.parent / 'artifacts'))} "
+            f"ATP_SUMMARY_JSON={shlex.quote(str(code.parent / 'summary.json'))} "
+            f"{shlex.quote(sys.executable)} -m pytest {JUDGE} --target=softswitch -x -q "
+            f"-n 0 -p no:cacheprovider -p tests.mutation.plugin "
+            f"-o addopts=--strict-markers")
+
+
+def prepare(workdir: Path) -> tuple[Path, Path, Path]:
+    """The copy of the host code, cosmic-ray's config and its session database."""
+    code = workdir / "code"
+    for copy in (code, workdir / "pristine"):
+        shutil.rmtree(copy, ignore_errors=True)
+        for package in ("host_stack", "reference"):
+            shutil.copytree(ROOT / package, copy / package,
+                            ignore=shutil.ignore_patterns("__pycache__"))
+    config = workdir / "cosmic-ray.toml"
+    paths = ", ".join(json.dumps(str(code / p)) for p in MUTATED)
+    config.write_text(
+        "[cosmic-ray]\n"
+        f"module-path = [{paths}]\n"
+        f"timeout = {MUTANT_TIMEOUT_S}\n"
+        "excluded-modules = []\n"
+        f"test-command = {json.dumps(judge_command(code))}\n\n"
+        "[cosmic-ray.distributor]\n"
+        'name = "local"\n')
+    session = workdir / "session.sqlite"
+    session.unlink(missing_ok=True)
+    return code, config, session
+
+
+def select(code: Path, session: Path, sample: int | None, seed: int) -> int:
+    """Skip the operators not kept and, for a sample, every mutant not drawn (a sample
+    draws from the mutants not declared equivalent: their survival is known); the
+    number of mutants left to run."""
+    skipped = WorkResult(worker_outcome=WorkerOutcome.SKIPPED, output="not selected")
+    equivalent = declared()
+    with use_db(str(session), WorkDB.Mode.open) as db:
+        items = sorted(db.pending_work_items, key=lambda item: item.job_id)
+        drop = [i.job_id for i in items if not all(kept(m.operator_name)
+                                                   for m in i.mutations)]
+        if sample is not None:
+            drop += [i.job_id for i in items
+                     if mutant_key(code, i.mutations[0]) in equivalent]
+        left = [i.job_id for i in items if i.job_id not in set(drop)]
+        if sample is not None and sample < len(left):
+            chosen = set(random.Random(seed).sample(left, sample))
+            drop += [j for j in left if j not in chosen]
+            left = sorted(chosen)
+        db.set_multiple_results(drop, skipped)
+    return len(left)
+
+
+def baseline(code: Path) -> float:
+    """Run the judge on the intact copy: it must pass (else every mutant would count as
+    killed); its duration is a survivor's cost."""
+    started = time.monotonic()
+    result = subprocess.run(shlex.split(judge_command(code)), cwd=ROOT,
+                            capture_output=True, text=True)
+    if result.returncode != 0:
+        raise MutationRunError(
+            f"the judge fails on the intact host code (exit {result.returncode}); fix "
+            f"that first:\n{(result.stdout + result.stderr)[-3000:]}")
+    return time.monotonic() - started
+
+
+def results(code: Path, session: Path) -> list[dict]:
+    out = []
+    with use_db(str(session), WorkDB.Mode.open) as db:
+        for item, result in db.completed_work_items:
+            if result.worker_outcome == WorkerOutcome.SKIPPED:
+                continue
+            mutation = item.mutations[0]
+            killed = result.test_outcome != TestOutcome.SURVIVED
+            out.append({"mutant": mutant_key(code, mutation), "job": item.job_id,
+                        "outcome": "killed" if killed else "survived",
+                        "test_outcome": str(result.test_outcome),
+                        "diff": result.diff})
+    return out
+
+
+def summarize(found: list[dict], equivalent: dict[str, str]) -> dict:
+    survivors = [r for r in found if r["outcome"] == "survived"]
+    declared_ = [r for r in survivors if r["mutant"] in equivalent]
+    new = [r for r in survivors if r["mutant"] not in equivalent]
+    killed = len(found) - len(survivors)
+    judged = len(found) - len(declared_)
+    return {"mutants": len(found), "killed": killed, "survived": len(survivors),
+            "equivalent": len(declared_), "new_survivors": [r["mutant"] for r in new],
+            "score": round(killed / judged, 4) if judged else None}
+
+
+def run(workdir: Path, sample: int | None, seed: int, report, *,
+        check_intact: bool = True) -> int:
+    if shutil.which("cosmic-ray", path=str(Path(sys.executable).parent)) is None:
+        raise MutationRunError("cosmic-ray is not installed in this environment "
+                               "(pip install -c constraints.txt -e '.[mutation]')")
+    workdir.mkdir(parents=True, exist_ok=True)
+    code, config, session = prepare(workdir)
+    cosmic_ray = str(Path(sys.executable).parent / "cosmic-ray")
+    subprocess.run([cosmic_ray, "init", str(config), str(session)], check=True,
+                   cwd=ROOT, capture_output=True)
+    todo = select(code, session, sample, seed)
+    load = os.getloadavg()
+    report(f"{todo} mutant(s) to run (seed {seed}, load {load[0]:.1f})")
+    intact_s = None
+    if check_intact:
+        intact_s = baseline(code)
+        report(f"intact host code passes {JUDGE} on the softswitch in {intact_s:.0f} s")
+    started = time.monotonic()
+    done = threading.Event()
+
+    def progress() -> None:
+        while not done.wait(60):
+            found = results(code, session)
+            report(f"{len(found)}/{todo} mutant(s) judged, "
+                   f"{sum(r['outcome'] == 'survived' for r in found)} survived, "
+                   f"{time.monotonic() - started:.0f} s")
+    watcher = threading.Thread(target=progress, daemon=True)
+    watcher.start()
+    try:
+        subprocess.run([cosmic_ray, "exec", str(config), str(session)], check=True,
+                       cwd=ROOT, capture_output=True)
+    finally:
+        done.set()
+    return write_report(workdir, report, seed=seed, sample=sample,
+                        load_at_start=round(load[0], 1),
+                        intact_judge_s=None if intact_s is None else round(intact_s, 1),
+                        mutants_s=round(time.monotonic() - started, 1))
+
+
+def write_report(workdir: Path, report, **facts) -> int:
+    """Summarize the session in ``workdir`` (finished or not: an interrupted run keeps
+    what it judged) into ``report.json``; 1 if a survivor is not declared."""
+    found = results(workdir / "code", workdir / "session.sqlite")
+    summary = summarize(found, declared())
+    summary.update(facts, results=found)
+    tmp = workdir / "report.json.tmp"
+    tmp.write_text(json.dumps(summary, indent=1))
+    tmp.replace(workdir / "report.json")
+    report(f"{summary['mutants']} mutant(s): {summary['killed']} killed, "
+           f"{summary['survived']} survived ({summary['equivalent']} declared "
+           f"equivalent), score {summary['score']}; report: {workdir / 'report.json'}")
+    for name in summary["new_survivors"]:
+        report(f"NEW SURVIVOR (kill it with a check or scenario, or declare it in "
+               f"{EQUIVALENT.relative_to(ROOT)}): {name}")
+    return 1 if summary["new_survivors"] else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tests.mutation.host_mutation",
+                                     description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sample", type=int, default=None,
+                        help="run this many mutants drawn with --seed (default: all)")
+    parser.add_argument("--seed", type=int, default=0, help="the sample's seed")
+    parser.add_argument("--workdir", type=Path, default=ROOT / "reports" / "host-mutation",
+                        help="where the copy, the session and report.json go")
+    parser.add_argument("--no-intact-check", action="store_true",
+                        help="skip judging the intact host code first (CI: its softswitch "
+                        "step has just passed the same module on it)")
+    parser.add_argument("--report", action="store_true",
+                        help="only summarize the session already in --workdir (a run "
+                        "that was interrupted keeps what it judged)")
+    args = parser.parse_args(argv)
+    if args.report:
+        if not (args.workdir / "session.sqlite").is_file():
+            parser.error(f"{args.workdir}: no session.sqlite there; run without --report")
+        return write_report(args.workdir, lambda line: print(line, flush=True),
+                            interrupted_summary=True)
+    try:
+        return run(args.workdir, args.sample, args.seed,
+                   lambda line: print(line, flush=True),
+                   check_intact=not args.no_intact_check)
+    except MutationRunError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
