@@ -26,7 +26,7 @@ from benchmarks.reference_switch import (build, closed_loop_scenario,  # noqa: E
                                           gradients_per_second)
 from atp_fixtures.running.closed_loop import (assert_lockstep, probe_leak_boundaries,  # noqa: E402
                                   run_on_target)
-from atp_fixtures.generation.corpus import load_scenario  # noqa: E402
+from reference.scenario import load_scenario  # noqa: E402
 from atp_fixtures.targets import open_target  # noqa: E402
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "fixtures" / "corpus" / "scenarios"

@@ -74,7 +74,7 @@ def test_straggler_of_one_tensor_never_reaches_the_next(stem, corpus_dir, profil
     """A gradient of tensor k delayed past its seq's completion (the shrunk
     counterexamples): seq counts the job's packets across tensors (section 1), so it
     cannot be taken for tensor k+1's packet with the same position."""
-    from atp_fixtures.generation.corpus import load_scenario
+    from reference.scenario import load_scenario
     run = run_on(load_scenario(corpus_dir / "counterexamples" / f"{stem}.json", profile))
     assert_exactly_once(run)
 

@@ -11,7 +11,6 @@ from the userspace relay; the run's summary says which.
 
 from __future__ import annotations
 
-import json
 import time
 from collections import defaultdict
 from pathlib import Path
@@ -22,7 +21,7 @@ import pytest
 from reference.oracle import check_seq, expected_seqs
 from reference.quantize import quantize
 from reference.seqnum import nth_seq, packet_index, seq_add
-from reference.scenario import Scenario
+from reference.scenario import Scenario, load_scenario
 from reference.wire import (
     ELEMENTS, FLAG_ACK, FLAG_ECN, FLAG_OVERFLOW, FLAG_RESEND, WireError, decode,
 )
@@ -63,9 +62,8 @@ def fabric(request) -> str:
 
 
 def load(name: str, **changes) -> Scenario:
-    data = json.loads((SCENARIOS / f"{name}.json").read_text())
-    data.update(changes)
-    return Scenario.from_dict(data)
+    """The corpus scenario ``name`` with top-level fields replaced by ``changes``."""
+    return load_scenario(SCENARIOS / f"{name}.json", **changes)
 
 
 def run_scenario_here(request, scenario: Scenario, fabric: str, folder: str = "host_stack",

@@ -29,14 +29,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from atp_fixtures.generation.corpus import load_scenario
 from atp_fixtures.generation.multi_ps import (
     MAX_WINDOW, REAL_PACKETS_MAX_WINDOW, idle_shape, multi_ps_long_job_scenarios,
 )
 from atp_fixtures.oracles.properties import assert_idle_ps_returns
 from atp_fixtures.targets.base import ATTRIBUTED_OUTPUT
 from reference.run import Run
-from reference.scenario import Scenario
+from reference.scenario import Scenario, load_scenario
 
 pytestmark = pytest.mark.requires(ATTRIBUTED_OUTPUT)
 

@@ -10,12 +10,11 @@ from hypothesis import strategies as st
 
 import numpy as np
 
-from atp_fixtures.generation.corpus import load_scenario
 from atp_fixtures.oracles.properties import PropertyViolation, assert_exactly_once
 from atp_fixtures.generation.shaping import profile_scenarios
 from atp_fixtures.generation.strategies import overflow_scenarios
 from atp_fixtures.targets.base import ATTRIBUTED_OUTPUT
-from reference.scenario import Scenario
+from reference.scenario import Scenario, load_scenario
 from reference.topology import Job, Rack, Tensor, Topology
 from reference.wire import decode
 

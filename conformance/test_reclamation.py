@@ -18,7 +18,6 @@ and the sweep and teardown tests are strict xfails."""
 from __future__ import annotations
 
 import dataclasses
-import json
 
 import pytest
 from hypothesis import given
@@ -34,7 +33,7 @@ from atp_fixtures.generation.strategies import lossy_scenarios
 from atp_fixtures.targets.base import ATTRIBUTED_OUTPUT, READ_REGISTERS, TEARDOWN
 from reference.faults import FaultPlan, TargetedFault
 from reference.placement import slot_indexes
-from reference.scenario import Kill, Scenario
+from reference.scenario import Kill, Scenario, load_scenario
 from reference.topology import Job, Rack, Tensor, Topology
 
 pytestmark = [pytest.mark.requires(ATTRIBUTED_OUTPUT, READ_REGISTERS)]
@@ -102,8 +101,7 @@ def _straggler_scenario(profile: str) -> Scenario:
     from pathlib import Path
     path = (Path(__file__).resolve().parents[1] / "fixtures" / "corpus" /
             "counterexamples" / "straggler_leaks_aggregator.json")
-    scenario = Scenario.from_dict(json.loads(path.read_text(encoding="utf-8")))
-    return dataclasses.replace(scenario, profile=profile)
+    return load_scenario(path, profile)
 
 
 def _straggler_run(profile: str, run_on):

@@ -1,32 +1,21 @@
-"""Command-line plumbing shared by the worker and PS programs: reading the scenario,
-signals, the ready file, and user errors printed without a traceback."""
+"""Command-line plumbing shared by the worker and PS programs: the scenario option
+(read by ``reference.scenario.load_scenario``), signals, the ready file, and user errors printed without a traceback."""
 
 from __future__ import annotations
 
 import argparse
-import json
 import signal
 import sys
 from pathlib import Path
 from typing import Callable
 
-from reference.scenario import Scenario, ScenarioError
+from reference.scenario import ScenarioError
 
 from host_stack.link import LinkError
 from host_stack.results import ResultError
 from host_stack.roles import RoleError
 
 USER_ERRORS = (ScenarioError, RoleError, LinkError, ResultError, ValueError)
-
-
-def load_scenario(path: str) -> Scenario:
-    try:
-        data = json.loads(Path(path).read_text())
-    except FileNotFoundError:
-        raise ScenarioError(f"scenario file {path!r} does not exist") from None
-    except json.JSONDecodeError as exc:
-        raise ScenarioError(f"scenario file {path!r} is not JSON: {exc}") from None
-    return Scenario.from_dict(data)
 
 
 def add_common(parser: argparse.ArgumentParser) -> None:

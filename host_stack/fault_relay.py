@@ -33,8 +33,8 @@ import time
 import zlib
 
 from reference.faults import FaultInjector
+from reference.scenario import load_scenario
 
-from host_stack.cli import load_scenario
 from host_stack.link import PacketLink
 from host_stack.switch import trailer
 

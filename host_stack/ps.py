@@ -14,8 +14,9 @@ import sys
 
 from reference.ps import IndexRegistry, ParameterServer
 from reference.profiles import profile_named
+from reference.scenario import load_scenario
 
-from host_stack.cli import add_common, load_scenario, on_stop_signals, run_main, touch
+from host_stack.cli import add_common, on_stop_signals, run_main, touch
 from host_stack.link import PacketLink
 from host_stack.results import ps_result, write_json_atomically
 from host_stack.roles import HOST_T_STALE_NS, Multiplex, roles_from_scenario, single_job

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Callable
 
 from reference.oracle import Mismatch, verify_outcomes
-from reference.scenario import Scenario
+from reference.scenario import Scenario, load_scenario
 
 from host_stack.capture import CAPTURE_MODULE, capture_drops
 from host_stack.netem import FaultSetup, plan_faults
@@ -322,7 +322,6 @@ def _wait_capture(run: HostRun, pcap_dir: Path) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from host_stack.cli import load_scenario
     parser = argparse.ArgumentParser(prog="python -m host_stack.session",
                                      description="Run a scenario on namespaces and veths "
                                      "and check every seq against the exact sum.")

@@ -35,8 +35,9 @@ from pathlib import Path
 from reference.aggregator import AggregatorState
 from reference.control_plane import build_switch_configs, probe_app_id
 from reference.profiles import profile_named
+from reference.scenario import load_scenario
 
-from host_stack.cli import load_scenario, run_main
+from host_stack.cli import run_main
 
 ROOT = Path(__file__).resolve().parents[1]
 PROGRAM = ROOT / "p4src" / "atp.p4"

@@ -13,7 +13,9 @@ import argparse
 import sys
 import time
 
-from host_stack.cli import add_common, load_scenario, on_stop_signals, run_main, touch
+from reference.scenario import load_scenario
+
+from host_stack.cli import add_common, on_stop_signals, run_main, touch
 from host_stack.link import PacketLink
 from host_stack.results import worker_result, write_json_atomically
 from host_stack.roles import HOST_TIMEOUT_NS, Multiplex, roles_from_scenario

@@ -4,12 +4,11 @@ and the exactly-once verdict. Bad input is one line on stderr and exit status 2.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from reference.oracle import verify_results
 from reference.run import run_scenario
-from reference.scenario import Scenario, ScenarioError
+from reference.scenario import ScenarioError, load_scenario
 from reference.topology import TopologyError
 from reference.wire import WireError
 
@@ -24,20 +23,12 @@ def main(argv: list[str] | None = None) -> int:
     run_cmd.add_argument("--profile", choices=("spec", "atp-release"),
                          help="override the scenario's behaviour profile")
     args = parser.parse_args(argv)
+    seed = {} if args.seed is None else {"seed": args.seed}
     try:
-        with open(args.scenario, encoding="utf-8") as handle:
-            data = json.load(handle)
-    except OSError as exc:
-        return _fail(f"cannot read scenario {args.scenario!r}: {exc.strerror}")
-    except json.JSONDecodeError as exc:
-        return _fail(f"{args.scenario}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}")
-    if isinstance(data, dict):
-        if args.seed is not None:
-            data["seed"] = args.seed
-        if args.profile is not None:
-            data["profile"] = args.profile
+        scenario = load_scenario(args.scenario, args.profile, **seed)
+    except ScenarioError as exc:
+        return _fail(str(exc))
     try:
-        scenario = Scenario.from_dict(data)
         run = run_scenario(scenario)
     except (ScenarioError, TopologyError, WireError, ValueError) as exc:
         return _fail(f"{args.scenario}: {exc}")

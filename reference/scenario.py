@@ -1,12 +1,15 @@
 """A scenario: topology, jobs and their gradients, pool, faults, timing, one seed.
 
 Scenarios round-trip through plain JSON-able dicts (CLI input, trace files). Reading one
-checks every field and names it by path (``jobs[0].window``) in the error.
+checks every field and names it by path (``jobs[0].window``) in the error;
+:func:`load_scenario` is the one reader of a scenario file.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -189,6 +192,30 @@ class Scenario:
             for end in (t.to_node, t.from_node):
                 if end is not None and end not in nodes:
                     raise ScenarioError(f"scenario.faults.targeted[{i}]: no node {end!r}")
+
+
+def load_scenario(path: str | Path, profile: str | None = None, **fields: Any) -> Scenario:
+    """The scenario in JSON file ``path``: the one reader of scenario files (corpus,
+    counterexamples, command lines), so every caller reports a bad file the same way.
+
+    ``profile`` and any other top-level ``fields`` replace the file's before it is
+    read, so they are checked as the file's own would be. A file that cannot be read,
+    is not JSON or is not a valid scenario raises ``ScenarioError`` naming the file."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ScenarioError(f"cannot read scenario {str(path)!r}: {exc.strerror}") from None
+    except json.JSONDecodeError as exc:
+        raise ScenarioError(f"{path}:{exc.lineno}:{exc.colno}: not valid JSON "
+                            f"({exc.msg})") from None
+    if isinstance(data, dict):
+        if profile is not None:
+            data["profile"] = profile
+        data.update(fields)
+    try:
+        return Scenario.from_dict(data)
+    except ScenarioError as exc:
+        raise ScenarioError(f"{path}: {exc}") from None
 
 
 def vars_of(obj) -> dict[str, Any]:

@@ -15,8 +15,8 @@ import yaml
 
 from atp_fixtures.campaign.candidates import (PROVENANCE_SUFFIX, CandidateError, Found,
                                               promote, write_candidate)
-from atp_fixtures.generation.corpus import load_scenario
 from atp_fixtures.targets.program import sources_digest
+from reference.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "fixtures" / "corpus"

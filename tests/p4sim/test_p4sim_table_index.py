@@ -277,7 +277,7 @@ def test_inline_const_applies_run_atp_p4_exactly_as_table_run(profile, monkeypat
     from pathlib import Path
 
     from atp_fixtures.running.closed_loop import run_on_target
-    from atp_fixtures.generation.corpus import load_scenario
+    from reference.scenario import load_scenario
     from atp_fixtures.targets import p4sim as driver
     from p4src.control import AtpControlPlane, P4simFacade
 

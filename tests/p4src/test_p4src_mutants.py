@@ -160,7 +160,7 @@ def test_the_register_only_defect_changes_no_frame(register_only_p4sim):
     """The planted defect is frame-invisible: its whole run on p4sim (no lockstep, so
     nothing stops it) has every ingress and egress frame of the reference's run, and
     differs from it only in the stamps of flushed aggregators."""
-    from atp_fixtures.generation.corpus import load_scenario
+    from reference.scenario import load_scenario
     from atp_fixtures.plugin import DEFAULT_CORPUS
     from atp_fixtures.running.closed_loop import run_on_target
     from reference.run import run_scenario
@@ -224,7 +224,7 @@ def test_batched_lockstep_sees_a_register_overwritten_within_its_instant(
     frame naming an aggregator that a resend or parameter packet of it named, the
     batched closed loop blames the flush as the per-frame one does. The batched path runs on p4sim (forced), the
     code the softswitch and Tofino targets run."""
-    from atp_fixtures.generation.corpus import load_scenario
+    from reference.scenario import load_scenario
     from atp_fixtures.running.closed_loop import run_on_target
     target = register_only_p4sim.P4simTarget()
     verdicts = {}
@@ -246,7 +246,7 @@ def test_a_closed_loop_divergence_names_the_p4_code_its_packet_ran(register_only
     as a failure's report does: the packet's P4 path names the RegisterAction arm that
     left the stamp (file:line), the reference's steps name rule 4.4 for the stamp, and
     the inputs give the switch time and the stamp before."""
-    from atp_fixtures.generation.corpus import load_scenario
+    from reference.scenario import load_scenario
     from atp_fixtures.plugin import DEFAULT_CORPUS
     from atp_fixtures.running.closed_loop import run_on_target
     from atp_fixtures.running.explain import explain, of_divergence

@@ -13,7 +13,6 @@ import sys
 import textwrap
 from pathlib import Path
 
-from atp_fixtures.generation.corpus import load_scenario
 from atp_fixtures.oracles.comparator import TraceMismatch, assert_matches, compare
 from atp_fixtures.oracles.host_rules import HostRuleViolation
 from atp_fixtures.running.closed_loop import assert_lockstep, run_on_target
@@ -22,6 +21,7 @@ from atp_fixtures.running.outcome import HOST_RULES, Outcome
 from atp_fixtures.running.replay import replay
 from atp_fixtures.running.trace import load_trace
 from atp_fixtures.targets.reference import ReferenceTarget
+from reference.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 REPORTS = ROOT / "tests" / "reports"

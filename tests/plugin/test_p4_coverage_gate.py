@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from atp_fixtures.generation.corpus import load_scenario
 from atp_fixtures.generation.coverage_families import FAMILIES
 from atp_fixtures.oracles import p4_coverage
 from atp_fixtures.running.closed_loop import run_on_target
 from atp_fixtures.targets import open_target
 from atp_fixtures.targets import p4sim as driver
+from reference.scenario import load_scenario
 from p4sim.coverage import Coverage, Point
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "fixtures" / "corpus" / "scenarios"

@@ -333,7 +333,8 @@ def test_corpus_cases_with_nothing_to_check_are_not_collected(pytester, profile)
     """A corpus case a test has nothing to check in is left out at collection (not a
     skip, which must mean a missing capability): scenarios its ``corpus_where`` rejects,
     and release traces under spec."""
-    from atp_fixtures.generation.corpus import load_scenario, scenario_files, trace_files
+    from atp_fixtures.generation.corpus import scenario_files, trace_files
+    from reference.scenario import load_scenario
     from atp_fixtures.plugin import DEFAULT_CORPUS
     from atp_fixtures.running.trace import load_trace
     pytester.makepyfile(test_corpus=textwrap.dedent(CORPUS_TESTS))

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from atp_fixtures.generation.corpus import load_scenario
 from atp_fixtures.running.trace import load_trace, save_trace, trace_from_run
 from reference.run import run_scenario
+from reference.scenario import load_scenario
 from reference.wire import WireError, decode, describe_flags
 
 ROOT = Path(__file__).resolve().parents[2]

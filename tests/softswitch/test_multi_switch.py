@@ -20,7 +20,6 @@ from pathlib import Path
 
 import pytest
 
-from atp_fixtures.generation.corpus import load_scenario
 from atp_fixtures.oracles.host_rules import check_host_rules
 from atp_fixtures.plugin import DEFAULT_CORPUS
 from atp_fixtures.running.closed_loop import run_on_target
@@ -28,6 +27,7 @@ from atp_fixtures.targets import open_target
 from atp_fixtures.targets.base import TargetUnavailable
 from atp_fixtures.targets.session import SessionState
 from atp_fixtures.targets.testbed import load_testbed
+from reference.scenario import load_scenario
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("softswitch-veth")]
 

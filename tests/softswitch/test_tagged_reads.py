@@ -10,9 +10,9 @@ from __future__ import annotations
 import pytest
 
 from reference.run import run_scenario
+from reference.scenario import load_scenario
 from softswitch_helpers import softswitch_target
 
-from atp_fixtures.generation.corpus import load_scenario
 from atp_fixtures.plugin import DEFAULT_CORPUS
 from atp_fixtures.running.closed_loop import run_on_target
 from atp_fixtures.targets.base import TargetError
