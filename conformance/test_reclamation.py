@@ -35,6 +35,7 @@ from reference.faults import FaultPlan, TargetedFault
 from reference.placement import slot_indexes
 from reference.scenario import Kill, Scenario, load_scenario
 from reference.topology import Job, Rack, Tensor, Topology
+from reference.wire import owner_app_id
 
 pytestmark = [pytest.mark.requires(ATTRIBUTED_OUTPUT, READ_REGISTERS)]
 
@@ -164,7 +165,8 @@ def test_corpus_no_aggregator_owned_after_finish(corpus_scenario, corpus_scenari
 
 def _owned_by(run, app_id: int, at_ns: int) -> list[int]:
     _, snapshot = run.checkpoints[at_ns]["tor0"]
-    return [i for i, state in snapshot["level0"].items() if state.owner >> 16 == app_id]
+    return [i for i, state in snapshot["level0"].items()
+            if owner_app_id(state.owner) == app_id]
 
 
 @pytest.mark.requires(TEARDOWN)
@@ -205,7 +207,8 @@ def test_leak_timeout_frees_dead_jobs_aggregators(profile, run_on):
     assert job1 <= set(_owned_by(run, 2, 9_000)), \
         "precondition: dead job 2 did not hold job 1's aggregators"
     assert_completed(run)
-    stale = {i for _, i, owner in run.owned_aggregators()["tor0"] if owner >> 16 == 2}
+    stale = {i for _, i, owner in run.owned_aggregators()["tor0"]
+             if owner_app_id(owner) == 2}
     leaked_on_job1 = sorted(stale & job1)
     assert not leaked_on_job1, (
         f"aggregators {leaked_on_job1} that job 1 collides with are still owned by dead "

@@ -12,7 +12,7 @@ from enum import Enum
 
 import numpy as np
 
-from reference.wire import ELEMENTS, INT32_MAX, INT32_MIN
+from reference.wire import ELEMENTS, INT32_MAX, INT32_MIN, owner_app_id
 
 STAMP_MASK = 0xFFFFFFFF
 
@@ -186,7 +186,7 @@ class AggregatorPool:
         """Control-plane teardown: release every aggregator the job owns; returns how many."""
         released = 0
         for index, owner in enumerate(self.owner):
-            if owner and owner >> 16 == app_id:
+            if owner and owner_app_id(owner) == app_id:
                 self._release(index)
                 released += 1
         return released

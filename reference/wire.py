@@ -166,7 +166,8 @@ class AtpPacket:
 
     @property
     def owner_id(self) -> int:
-        """The owner word ``app_id << 16 | seq`` (spec section 1)."""
+        """The owner word ``app_id << 16 | seq`` (spec section 1); read one with
+        :func:`owner_app_id` and :func:`owner_seq`."""
         return (self.app_id << 16) | self.seq
 
     def copy(self) -> "AtpPacket":
@@ -202,6 +203,16 @@ class AtpPacket:
             f"fan_in={self.fan_in}, flags={describe_flags(self.flags)}, agtr={self.agtr}, "
             f"key={self.key}, shim={self.shim})"
         )
+
+
+def owner_app_id(owner: int) -> int:
+    """The job (app_id) whose packet took an aggregator, from its owner word."""
+    return owner >> 16
+
+
+def owner_seq(owner: int) -> int:
+    """The seq of the packet that took an aggregator, from its owner word."""
+    return owner & 0xFFFF
 
 
 def describe_flags(flags: int) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from reference.aggregator import AggregatorState
 from reference.control_plane import SwitchConfig
 from reference.profiles import SPEC, Profile
-from reference.wire import ELEMENTS
+from reference.wire import ELEMENTS, owner_app_id
 
 from p4src.control.facade import SwitchFacade
 
@@ -181,7 +181,7 @@ class AggregatorRegisters:
         for pipe in range(pipes):
             where = None if pipes == 1 else pipe
             for ci, owner in self.owners(pipe):
-                if owner and owner >> 16 == app_id:
+                if owner and owner_app_id(owner) == app_id:
                     self.facade.register_write(OWNER_STAMP, ci,
                                                {_field(OWNER_STAMP, "owner"): 0}, where)
                     for register in (BITMAP, BITMAP_TWIN, COUNT, ECN):

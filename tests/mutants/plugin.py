@@ -25,7 +25,7 @@ from host_stack import roles, session, shell
 from reference import aggregator, ps, switch, worker
 from reference.aggregator import STAMP_MASK, AggregatorPool, Verdict
 from reference.switch import LEVEL1, SwitchModel
-from reference.wire import FLAG_ECN, INT32_MAX
+from reference.wire import FLAG_ECN, INT32_MAX, owner_seq
 from tests.mutants import ps_lifetime
 
 _original_gradient = AggregatorPool.gradient
@@ -50,7 +50,7 @@ def _owner_ignores_app(self, index, owner_id, bits, fan_in, resend, is_ecn, valu
                   *rest):
     """4.3 broken: ownership compares only the seq half of the owner word."""
     owner = self.owner[index]
-    if owner and owner != owner_id and owner & 0xFFFF == owner_id & 0xFFFF:
+    if owner and owner != owner_id and owner_seq(owner) == owner_seq(owner_id):
         owner_id = owner
     return _original_gradient(self, index, owner_id, bits, fan_in, resend, is_ecn,
                               values, now, *rest)

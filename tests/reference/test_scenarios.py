@@ -16,6 +16,7 @@ from reference import Scenario, ScenarioError, run_scenario
 from reference.faults import FaultPlan, RandomFaults, TargetedFault
 from reference.scenario import Kill
 from reference.topology import Job, Rack, Tensor, Topology
+from reference.wire import owner_app_id
 
 SCALE = 1e6
 TOPO = Topology((Rack("r0", ("a0", "a1", "a2", "p1")), Rack("r1", ("b0", "b1", "p2"))))
@@ -198,7 +199,7 @@ def _owners_of(registers, app_id):
                  for name, snap in registers.items()}
     return [(name, level, i) for name, snap in registers.items()
             for level, regs in snap.items() for i, s in regs.items()
-            if s.owner and s.owner >> 16 == app_id]
+            if s.owner and owner_app_id(s.owner) == app_id]
 
 
 @pytest.mark.rule("10")

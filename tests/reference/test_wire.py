@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from reference_helpers import ACK, COLLISION, DATA_INDEX, ECN, OVERFLOW, RESEND, parse
 from reference.wire import (
-    AtpPacket, Shim, WireError, agtr_of, decode, default_ipv4, encode, with_ipv4_ecn,
+    AtpPacket, Shim, WireError, agtr_of, decode, default_ipv4, encode, owner_app_id, owner_seq,
+    with_ipv4_ecn,
 )
 
 DST = bytes.fromhex("0a0b0c0d0e0f")
@@ -70,6 +71,7 @@ def test_decode_hand_built_frame_reads_every_field_at_its_offset():
     # collision=0, ack=1
     assert p.overflow and p.ps_index == 1 and p.ack and p.resend and not p.collision
     assert p.owner_id == 0xBEEF1234  # app_id << 16 | seq (section 1)
+    assert (owner_app_id(p.owner_id), owner_seq(p.owner_id)) == (0xBEEF, 0x1234)
 
 
 @pytest.mark.rule("2")
