@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 
 from atp_fixtures.generation import strategies as fs
 from reference.run import run_scenario
+from reference.seqnum import crosses_wrap
 
 
 def draw(n: int, long_jobs: bool) -> list:
@@ -40,7 +41,7 @@ def cost(scenarios: list) -> tuple[float, int, int]:
     for scenario in scenarios:
         sent += run_scenario(scenario).counters["worker.sent"]
     crossing = sum(1 for s in scenarios for j in s.jobs
-                   if j.first_seq - 1 + j.packets > 0xFFFF)
+                   if crosses_wrap(j.first_seq, j.packets))
     return time.process_time() - start, sent, crossing
 
 

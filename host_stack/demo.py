@@ -31,7 +31,7 @@ from reference.oracle import check_seq, expected_seqs
 from reference.scenario import Scenario
 from reference.topology import Job, Tensor
 
-from reference.seqnum import SEQ_RING, nth_seq
+from reference.seqnum import SEQ_RING, nth_seq, seq_wraps
 
 from host_stack.netns import Testbed, unavailable_reason
 from host_stack.roles import single_job, single_job_topology
@@ -90,11 +90,6 @@ def verify(logs: list[list[dict]], job: Job) -> tuple[int, list[str]]:
     return checked, problems
 
 
-def wraps(first_seq: int, packets: int) -> int:
-    """How many times seq went from 65535 to 1 over a job's first ``packets`` packets."""
-    return (first_seq - 1 + packets - 1) // SEQ_RING
-
-
 def hidden_for(first_seq: int, want_wraps: int, steps: int) -> int:
     """The narrowest hidden layer (at least the example's) with which ``steps`` steps
     send enough packets to wrap seq ``want_wraps`` times."""
@@ -149,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
         print("fabric: softswitch (python -m p4sim.switchd running p4src/atp.p4)")
     print(f"training a 16-{hidden}-1 MLP with {n} workers over veths, {args.steps} steps, "
           f"window S={args.window}: {packets} packets per worker from seq "
-          f"{args.first_seq} (seq wraps {wraps(args.first_seq, packets)} time(s))")
+          f"{args.first_seq} (seq wraps {seq_wraps(args.first_seq, packets)} time(s))")
     env_common = {**os.environ, "DMLC_NUM_WORKER": str(n), "DMLC_NUM_SERVER": "1",
                   "ATP_PS_MACS": hosts["server0"].hex(":"), "ATP_APP_ID": "1",
                   "ATP_WINDOW": str(args.window), "ATP_IFACE": "eth0",
@@ -213,7 +208,7 @@ def main(argv: list[str] | None = None) -> int:
           f"({'falling' if losses[-1] < losses[0] else 'NOT falling'}); "
           f"{elapsed:.1f} s, {resends} resend(s)")
     sent = min(r[-1]["packets"] for r in records)
-    wrapped = wraps(args.first_seq, sent)
+    wrapped = seq_wraps(args.first_seq, sent)
     print(f"{sent} packets per worker from seq {args.first_seq} to "
           f"{nth_seq(args.first_seq, sent)}: seq wrapped {wrapped} time(s)")
     if wrapped < args.wraps:

@@ -41,3 +41,15 @@ def packet_index(first: int, seq: int) -> int:
     """The inverse of :func:`nth_seq` within one lap: ``n`` in 1..65535 with
     ``nth_seq(first, n) == seq``."""
     return (seq - first) % SEQ_RING + 1
+
+
+def seq_wraps(first: int, packets: int) -> int:
+    """How many times seq goes from 65535 to 1 over a job's first ``packets`` packets
+    when its first seq is ``first``."""
+    return (first - 1 + packets - 1) // SEQ_RING
+
+
+def crosses_wrap(first: int, packets: int) -> bool:
+    """Whether a job of ``packets`` packets from seq ``first`` goes from 65535 to 1 on
+    the way: the long jobs of spec 10.8 that generators aim for and reports count."""
+    return seq_wraps(first, packets) > 0

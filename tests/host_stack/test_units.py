@@ -123,13 +123,14 @@ def test_launcher_reads_the_dmlc_variables():
 
 @pytest.mark.rule("10.8")
 def test_demo_model_is_wide_enough_to_wrap_seq_twice():
-    from host_stack.demo import hidden_for, wraps
+    from host_stack.demo import hidden_for
     from host_stack.train_example import packets_per_step
-    assert wraps(65436, 100) == 0 and wraps(65436, 101) == 1      # 65535 -> 1 once
-    assert wraps(65436, 65635) == 1 and wraps(65436, 65636) == 2
+    from reference.seqnum import seq_wraps
+    assert seq_wraps(65436, 100) == 0 and seq_wraps(65436, 101) == 1      # 65535 -> 1 once
+    assert seq_wraps(65436, 65635) == 1 and seq_wraps(65436, 65636) == 2
     hidden = hidden_for(65436, 2, 25)
-    assert wraps(65436, 25 * packets_per_step(hidden)) >= 2
-    assert wraps(65436, 25 * packets_per_step(16)) == 1    # the example's width: once
+    assert seq_wraps(65436, 25 * packets_per_step(hidden)) >= 2
+    assert seq_wraps(65436, 25 * packets_per_step(16)) == 1    # the example's width: once
 
 
 @pytest.mark.parametrize("change, message", [
