@@ -87,12 +87,14 @@ def needs_switch(fabric: str, what: str) -> None:
 STORM_RATIO = 50
 
 
-def assert_exactly_once(run: HostRun, timer: HostTimer | None = None) -> None:
+def assert_host_rules_and_exact_results(run: HostRun, timer: HostTimer | None = None) -> None:
     """Exactly-once results, no resend storm, and the host rules on the captures, by
-    step (``atp_fixtures.oracles.host_rules``) and by time (``atp_fixtures.oracles.host_timing``; ``timer`` is
-    the hosts' documented timer, by default our host stack's). The host rules come
-    first: a host that breaks one may also stall or corrupt the run, and the rule is
-    the diagnosis."""
+    step (``atp_fixtures.oracles.host_rules``) and by time
+    (``atp_fixtures.oracles.host_timing``; ``timer`` is the hosts' documented timer, by
+    default our host stack's). The host rules come first: a host that breaks one may
+    also stall or corrupt the run, and the rule is the diagnosis. More than section
+    10's exactly-once property (``atp_fixtures.oracles.properties.assert_exactly_once``,
+    on a reference ``Run``), hence its own name."""
     assert run.host_pcaps, "no capture of the hosts' own interfaces was written"
     missed = {iface: n for iface, n in (run.capture_drops or {}).items() if n}
     assert not missed, (
@@ -226,7 +228,7 @@ def test_exactly_once_with_targeted_parameter_loss(request, fabric):
     if fabric == "softswitch":
         check = lambda live: owned_by_job(live)  # noqa: E731
     run = run_scenario_here(request, load("parameter-loss"), fabric, after_workers=check)
-    assert_exactly_once(run)
+    assert_host_rules_and_exact_results(run)
     assert not run.after, ("reclamation: aggregators still owned after the job finished "
                            "(no duplication in this plan):\n" + "\n".join(run.after))
     assert run.faults.mode in ("relay", "netem")
@@ -241,7 +243,7 @@ def test_exactly_once_under_random_loss_duplication_reordering(request, fabric):
                          "reorder_delay_ns": 300_000}}
     scenario = load("parameter-loss", faults=faults, seed=29)
     run = run_scenario_here(request, scenario, fabric)
-    assert_exactly_once(run)
+    assert_host_rules_and_exact_results(run)
     assert_window_respected(run)
     parameter_values_at_ps(run)
 
@@ -250,7 +252,7 @@ def test_overflow_worker_threshold_goes_float(request, fabric):
     """Inputs above the worker threshold travel in float mode (spec 3) and the float
     sums come back within float32 rounding."""
     run = run_scenario_here(request, load("overflow-worker-threshold"), fabric)
-    assert_exactly_once(run)
+    assert_host_rules_and_exact_results(run)
     floats = [p for _, _, h in worker_hosts(run.scenario) for p in frames_at(run, h)
               if not p.flags & FLAG_ACK and p.flags & FLAG_OVERFLOW]
     assert floats, "no float-mode gradient frame was captured"
@@ -261,7 +263,7 @@ def test_overflow_of_the_sum_falls_back_through_a_float_request(request, fabric)
     sum reaches the bound (bridge); either way the PS sends a float request (ack +
     overflow, resend clear) and the workers resend in float mode (spec 6)."""
     run = run_scenario_here(request, load("overflow-switch-saturation"), fabric)
-    assert_exactly_once(run)
+    assert_host_rules_and_exact_results(run)
     ps_host = run.scenario.jobs[0].pses[0]
     frames = frames_at(run, ps_host)
     requests = [p for p in frames if p.flags & FLAG_ACK and p.flags & FLAG_OVERFLOW
@@ -278,7 +280,7 @@ def test_isolation_and_liveness_three_jobs_lossy(request, fabric):
     job completes (liveness) with its own exact sums (isolation), and every gradient a
     host sends carries a job it works for with its own worker bit in that job."""
     run = run_scenario_here(request, load("collisions-small-pool"), fabric)
-    assert_exactly_once(run)
+    assert_host_rules_and_exact_results(run)
     bits = defaultdict(dict)
     for job, w, host in worker_hosts(run.scenario):
         bits[host][job.app_id] = 1 << w
@@ -300,7 +302,7 @@ def test_collision_remap_and_timeout_resends_on_captured_frames(request, fabric)
     faults = {"targeted": [{"action": "drop", "kind": "parameter", "app_id": 11,
                             "seq": 15, "to_node": "h3", "nth": 1}]}
     run = run_scenario_here(request, load("collisions-small-pool", faults=faults), fabric)
-    assert_exactly_once(run)            # with the host rules on the captured frames
+    assert_host_rules_and_exact_results(run)
     assert run.counter("timeout_resends") > 0, "h3 never resent on its timer"
     if fabric == "softswitch":
         assert run.counter("remaps") > 0, "no collision reached a worker"
@@ -325,7 +327,7 @@ def test_ecn_marks_drive_aimd(request, fabric):
     congestion = [{"switch": "tor0", "start_ns": 0, "end_ns": 600_000_000_000,
                    "depth": 5000}]
     run = run_scenario_here(request, load("ecn-aimd", congestion=congestion), fabric)
-    assert_exactly_once(run)            # with the host rules on the captured frames
+    assert_host_rules_and_exact_results(run)
     assert run.counter("window_halved") > 0, "no worker halved its window"
     marked = [p for _, _, h in worker_hosts(run.scenario) for p in frames_at(run, h)
               if p.flags & FLAG_ACK and p.flags & FLAG_ECN]
@@ -393,7 +395,7 @@ def test_reclamation_after_a_real_run(request, fabric, reclaim):
 
     run = run_scenario_here(request, scenario, fabric, after_workers=reclaim_now,
                             switch_clock="trailer")
-    assert_exactly_once(run)
+    assert_host_rules_and_exact_results(run)
     print(f"{len(run.after)} aggregator(s) owned after the run, reclaimed by {reclaim}:")
     print("\n".join(run.after))
 
@@ -407,7 +409,7 @@ def test_two_level_across_racks(request, fabric, name):
     level-0 frames by rack.) Faults act on host links only: the uplink has no relay."""
     scenario = load(name)
     run = run_scenario_here(request, scenario, fabric)
-    assert_exactly_once(run)
+    assert_host_rules_and_exact_results(run)
     if fabric != "softswitch":
         return
     level1 = [p for job in scenario.jobs for ps in job.pses for p in frames_at(run, ps)
@@ -438,7 +440,7 @@ def test_timer_backs_off_while_nothing_is_heard(request, fabric):
     4T, 8T apart (the timed host checks judge each one against its own deadline and the
     back-off; a timer without back-off resends every T and is caught at the third)."""
     run = run_scenario_here(request, load("parameter-loss", faults=SILENT_H1), fabric)
-    assert_exactly_once(run)            # with the timed host rules
+    assert_host_rules_and_exact_results(run)    # the host rules by time too
     assert host_timeouts(run, 5, "h1") >= 5, run.summary()
 
 
@@ -472,7 +474,7 @@ def test_each_job_on_a_host_keeps_its_own_deadline(request, fabric):
     job 22 resend (job 22's own progress restarted its timer); the timed host checks
     judge every resend of each job against that job's own last progress."""
     run = run_scenario_here(request, two_jobs_on_one_host(), fabric)
-    assert_exactly_once(run)            # with the timed host rules
+    assert_host_rules_and_exact_results(run)    # the host rules by time too
     # Six drops make up to six expiries: an expiry that comes while the seq's parameter
     # packet is still on its way (a round trip longer than T, on a loaded machine) loses
     # two copies for one expiry (5 of 6 were seen in 2 of 6 loaded runs). Three
@@ -508,7 +510,7 @@ def run_with_some_marks(request, scenario: Scenario, fabric: str) -> HostRun:
         pytest.skip("ECN needs the softswitch: a Linux bridge has no queue depth and "
                     "marks no ECN")
     run = run_scenario_here(request, scenario, fabric)
-    assert_exactly_once(run)            # with the timed host rules
+    assert_host_rules_and_exact_results(run)    # the host rules by time too
     marks = [p.flags & FLAG_ECN for _, _, h in worker_hosts(run.scenario)
              for p in frames_at(run, h) if p.flags & FLAG_ACK]
     assert any(marks) and not all(marks), (
@@ -547,7 +549,7 @@ def test_multi_ps_idle_ps_returns_on_real_processes(request, fabric):
     through an interpreted switch would cost a minute for nothing it checks."""
     run = run_scenario_here(request, multi_ps_long_job(), "bridge",
                             budget_s=MULTI_PS_BUDGET_S)
-    assert_exactly_once(run)
+    assert_host_rules_and_exact_results(run)
     forgets = {host: r["counters"].get("stale_forgets", 0)
                for host, r in run.ps_results.items()}
     assert forgets.get("ps1", 0) >= 1, (
@@ -613,7 +615,7 @@ def test_repeated_losses_then_recovery_then_one_more_loss(request, fabric):
     resent T after its last progress (a back-off not reset by the frames heard is late
     at both expiries)."""
     run = run_scenario_here(request, losses_recovery_one_more(fabric), fabric)
-    assert_exactly_once(run)            # with the timed host rules
+    assert_host_rules_and_exact_results(run)    # the host rules by time too
     assert host_timeouts(run, 5, "h1") >= 5, run.summary()
 
 
@@ -641,7 +643,7 @@ def test_two_jobs_with_far_apart_deadlines(request, fabric):
     timer restarted by any job's frame never fires); job 31 must not resend when job
     33's timer expires (early: the planted one-timer mutant)."""
     run = run_scenario_here(request, two_jobs_far_apart(), fabric)
-    assert_exactly_once(run)            # with the timed host rules
+    assert_host_rules_and_exact_results(run)    # the host rules by time too
     assert host_timeouts(run, 31, "h0") >= 2, run.summary()
     assert host_timeouts(run, 33, "h0") >= 2, run.summary()
 
@@ -661,7 +663,7 @@ def test_hole_resends_under_a_long_timer(request, fabric):
     above it: early timeout resends)."""
     run = run_scenario_here(request, hole_under_a_long_timer(), fabric,
                             timeout_us=LONG_TIMER_US)
-    assert_exactly_once(run)            # with the timed host rules
+    assert_host_rules_and_exact_results(run)    # the host rules by time too
     assert run.counter("hole_resends") > 0, run.summary()
 
 
@@ -690,7 +692,7 @@ def test_float_requests_at_the_window_edge(request, fabric):
     parameter packet can reveal as a hole (never: late; twice: an early resend)."""
     run = run_scenario_here(request, float_requests_at_the_window_edge(), fabric,
                             timeout_us=LONG_TIMER_US)
-    assert_exactly_once(run)            # with the timed host rules
+    assert_host_rules_and_exact_results(run)    # the host rules by time too
     assert run.counter("float_requests") >= 2 * len(run.scenario.jobs[0].workers), (
         run.summary())
 
@@ -728,7 +730,7 @@ def test_release_profile_numbers_each_tensor_from_seq_1(request, fabric):
     data["jobs"][0]["tensors"] = [{"key": key, "length": packets * ELEMENTS, "data": None}
                                   for key, packets in ((9, 5), (10, 3), (11, 6))]
     run = run_scenario_here(request, Scenario.from_dict(data), fabric)
-    assert_exactly_once(run)            # with the host rules, by step and by time
+    assert_host_rules_and_exact_results(run)    # the host rules by step and by time
     for job, w, host in worker_hosts(run.scenario):
         first: dict[int, set[int]] = defaultdict(set)
         for p in frames_at(run, host):

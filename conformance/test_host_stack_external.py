@@ -22,7 +22,8 @@ from atp_fixtures.targets.testbed import load_testbed
 from host_stack.session import HostStackCommand
 
 from conformance.test_host_stack import (
-    assert_exactly_once, assert_wire_carries_gradients, fabric, load, run_scenario_here,
+    assert_host_rules_and_exact_results, assert_wire_carries_gradients, fabric, load,
+    run_scenario_here,
 )
 
 __all__ = ["fabric"]  # the module-scoped fixture, shared with test_host_stack.py
@@ -47,5 +48,5 @@ def external(request) -> HostStackCommand:
 def test_external_host_stack_is_exactly_once(request, fabric, external, name):
     run = run_scenario_here(request, load(name), fabric, "host_stack_external",
                             command=external)
-    assert_exactly_once(run, external_timer(run.timeout_us))
+    assert_host_rules_and_exact_results(run, external_timer(run.timeout_us))
     assert assert_wire_carries_gradients(run) > 0
