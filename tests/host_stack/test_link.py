@@ -77,11 +77,10 @@ def test_testbed_removes_its_namespaces():
 def test_command_templates_from_a_testbed_file_run_a_host_stack(tmp_path):
     """The --host-stack=command path end to end, with our own programs standing in for
     an external stack: templates from a testbed file, results judged by the oracle."""
-    import json
     from pathlib import Path
 
     from atp_fixtures.targets.testbed import load_testbed
-    from reference.scenario import Scenario
+    from reference.scenario import load_scenario
 
     from host_stack.session import HostStackCommand, run_on_testbed
 
@@ -98,8 +97,8 @@ def test_command_templates_from_a_testbed_file_run_a_host_stack(tmp_path):
         "--iface {iface} --out {out} --ready {ready}\n")
     command = HostStackCommand.from_testbed(load_testbed(testbed).host_stack, "templated")
     root = Path(__file__).resolve().parents[2]
-    data = json.loads((root / "fixtures/corpus/scenarios/parameter-loss.json").read_text())
-    run = run_on_testbed(Scenario.from_dict(data), tmp_path / "run", capture=False,
+    scenario = load_scenario(root / "fixtures/corpus/scenarios/parameter-loss.json")
+    run = run_on_testbed(scenario, tmp_path / "run", capture=False,
                          command=command)
     assert run.completed, run.summary()
     assert run.mismatches() == []
