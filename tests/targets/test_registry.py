@@ -15,8 +15,8 @@ import pytest
 
 import atp_fixtures.targets as targets_package
 from atp_fixtures.targets import open_target, registry
-from atp_fixtures.targets.base import (ALL_CAPABILITIES, Kind, TargetDriver, TargetError,
-                                       TargetOptions, TargetUnavailable)
+from atp_fixtures.targets.base import (ALL_CAPABILITIES, Kind, P4Runner, TargetDriver,
+                                       TargetError, TargetOptions, TargetUnavailable)
 from atp_fixtures.targets.builds import ATP_BUILDS
 
 
@@ -40,10 +40,11 @@ def test_the_registry_knows_exactly_the_drivers_of_the_package():
 
 
 @pytest.mark.parametrize("name", registry.names())
-def test_each_driver_declares_name_kind_builds_and_capabilities(name):
+def test_each_driver_declares_name_kind_runner_builds_and_capabilities(name):
     cls = registry.driver_class(name)
     assert cls.name == name
     assert isinstance(cls.kind, Kind) and registry.kind(name) is cls.kind
+    assert isinstance(cls.p4_runner, P4Runner)
     assert isinstance(cls.capabilities, frozenset) and cls.capabilities
     assert cls.capabilities <= set(ALL_CAPABILITIES)
     assert isinstance(cls.builds, tuple) and set(cls.builds) <= set(registry.builds())
@@ -82,7 +83,7 @@ def test_contract_members_have_defaults():
     """A driver that keeps no counters and cannot count owned aggregators cheaply says
     so through the contract, so callers never probe it with getattr."""
     class Minimal(TargetDriver):
-        name, kind = "minimal", Kind.IN_PROCESS
+        name, kind, p4_runner = "minimal", Kind.IN_PROCESS, P4Runner.NONE
 
         def setup(self, config, profile="spec"): ...
         def inject(self, port, frame, *, time_ns=0, queue_depth=0): ...
