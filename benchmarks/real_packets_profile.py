@@ -223,6 +223,8 @@ def daemon_work(state) -> dict[str, tuple[int, float]] | None:
 
 def child(target: str, count: int) -> dict:
     """Run the examples on one target in this process; the breakdown as JSON."""
+    from atp_fixtures.targets.base import Kind
+    from atp_fixtures.targets.registry import kind
     from atp_fixtures.targets.session import SessionState
     from atp_fixtures.targets.testbed import load_testbed
     from atp_fixtures.running.closed_loop import (assert_lockstep, probe_leak_boundaries,
@@ -232,7 +234,7 @@ def child(target: str, count: int) -> dict:
 
     clock = ExclusiveClock()
     instrument(clock)
-    testbed = load_testbed(str(Path.cwd() / AS_MODEL)) if target == "tofino-model" else None
+    testbed = load_testbed(str(Path.cwd() / AS_MODEL)) if kind(target) is Kind.TESTBED else None
     state = SessionState(target, "spec", testbed, DEFAULT_CORPUS, 0, "tofino")
     limit = state.max_switches or 4
     scenarios = draw_scenarios(count, limit)

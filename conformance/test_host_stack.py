@@ -34,6 +34,8 @@ from atp_fixtures.oracles.properties import (
     assert_leaks_swept, assert_teardown_reclaims, owned_by_job,
 )
 from atp_fixtures.report.artifacts import artifacts_root
+from atp_fixtures.targets.registry import driver_class
+from atp_fixtures.targets.softswitch import SoftswitchTarget
 from host_stack.capture import CapturedRun, read_pcap
 from host_stack.netns import unavailable_reason
 from host_stack.roles import HOST_TIMEOUT_NS
@@ -53,7 +55,7 @@ def fabric(request) -> str:
     reason = unavailable_reason()
     if reason:
         pytest.skip(f"host-stack tests need network namespaces: {reason}")
-    if request.config.getoption("--target") == "softswitch":
+    if issubclass(driver_class(request.config.getoption("--target")), SoftswitchTarget):
         missing = softswitch_available()
         if missing:
             pytest.skip(f"--target=softswitch: {missing}")

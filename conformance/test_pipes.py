@@ -21,7 +21,7 @@ from __future__ import annotations
 import pytest
 
 from atp_fixtures.oracles.properties import assert_exactly_once
-from atp_fixtures.targets.base import ATTRIBUTED_OUTPUT
+from atp_fixtures.targets.base import ATTRIBUTED_OUTPUT, P4Runner
 from reference.control_plane import build_switch_configs
 from reference.pipes import pipe_of
 from reference.scenario import Scenario
@@ -109,7 +109,7 @@ def test_a_job_across_pipes_is_refused_before_anything_is_written(profile, targe
     """8a.1: workers in pipe 0 and 1 of one switch. The control plane names the ports
     and pipes; nothing of the job reaches the switch (the p4src tests check the tables
     themselves, tests/p4src/test_p4src_pipes.py)."""
-    if target.name == "reference":
+    if target.p4_runner is P4Runner.NONE:
         pytest.skip("the reference target has no control plane to refuse a configuration")
     topology = Topology((Rack("tor0", ("w0", "w1", "ps"), (1, 129, 2)),))
     job = Job(1, ("w0", "w1"), ("ps",), 4, (Tensor(1, 62),))

@@ -207,7 +207,9 @@ def test_a_pooled_target_reuses_its_switches_and_skips_beyond_its_limit(pytester
     with that reason."""
     pytester.makeconftest(textwrap.dedent("""
         import atp_fixtures.targets.session as session
-        session.IN_PROCESS_TARGETS, session.POOLED_TARGETS = ("reference",), ("p4sim",)
+        from atp_fixtures.targets.base import Kind
+        from atp_fixtures.targets.p4sim import P4simTarget
+        P4simTarget.kind = Kind.OWN_PROCESS
         session.POOL_LIMIT = 2
     """))
     pytester.makepyfile(test_pool=textwrap.dedent("""
@@ -271,10 +273,9 @@ def test_multi_switch_scenarios_skip_beyond_the_testbed_s_switches(pytester):
     names: a scenario with more rack switches is skipped with the reason (the testbed,
     its count, how to add more); the ones within it still run."""
     pytester.makeconftest(textwrap.dedent("""
-        import atp_fixtures.plugin as plugin
-        import atp_fixtures.targets.session as session
-        session.IN_PROCESS_TARGETS = ("reference",)
-        session.TESTBED_TARGETS = plugin.TESTBED_TARGETS = ("p4sim",)
+        from atp_fixtures.targets.base import Kind
+        from atp_fixtures.targets.p4sim import P4simTarget
+        P4simTarget.kind = Kind.TESTBED
     """))
     pytester.makefile(".yaml", bed="target: tofino-model\n")
     pytester.makepyfile(helpers=textwrap.dedent(SCENARIO))

@@ -24,7 +24,8 @@ from atp_fixtures.oracles.host_rules import check_host_rules
 from atp_fixtures.plugin import DEFAULT_CORPUS
 from atp_fixtures.running.closed_loop import run_on_target
 from atp_fixtures.targets import open_target
-from atp_fixtures.targets.base import TargetUnavailable
+from atp_fixtures.targets.base import Kind, TargetUnavailable
+from atp_fixtures.targets.registry import kind
 from atp_fixtures.targets.session import SessionState
 from atp_fixtures.targets.testbed import load_testbed
 from reference.scenario import load_scenario
@@ -59,7 +60,7 @@ class PoolSession:
 def session(request):
     """Closing the session must remove every daemon's veths (only this session's are
     looked at: other runs share the machine)."""
-    testbed = load_testbed(AS_MODEL) if request.param == "tofino-model" else None
+    testbed = load_testbed(AS_MODEL) if kind(request.param) is Kind.TESTBED else None
     state = SessionState(request.param, "spec", testbed, DEFAULT_CORPUS, seed=0)
     try:
         state.driver()
@@ -108,7 +109,7 @@ def test_two_racks_run_on_two_daemons_with_p4sim_s_verdict(session):
     assert len(drivers) == 2 and drivers[0] is not drivers[1]
     addresses = [d.endpoint.address for d in drivers]
     assert addresses[0] != addresses[1], "both rack switches answered on one gRPC port"
-    if session.state.target == "tofino-model":
+    if session.state.kind is Kind.TESTBED:
         assert [d.switch for d in drivers] == [0, 1], "not the testbed's switches in order"
     assert not set(drivers[0].interfaces) & set(drivers[1].interfaces)
     assert divergences == [], divergences[0].report() if divergences else ""
