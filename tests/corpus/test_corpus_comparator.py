@@ -9,9 +9,9 @@ import pytest
 
 from corpus_helpers import trace_dict
 from atp_fixtures.oracles.comparator import compare, describe_frame
-from atp_fixtures.running.replay import Observed, replay
+from atp_fixtures.evidence.trace import EgressPacket, Observed, trace_from_dict
+from atp_fixtures.running.replay import replay
 from atp_fixtures.targets import open_target
-from atp_fixtures.running.trace import EgressPacket, trace_from_dict
 
 ECN = "rule-4.1-ecn-from-ipv4"
 PARAM = "rule-5-parameter-release"

@@ -335,7 +335,7 @@ def test_corpus_cases_with_nothing_to_check_are_not_collected(pytester, profile)
     and release traces under spec."""
     from atp_fixtures.generation.corpus import load_scenario, scenario_files, trace_files
     from atp_fixtures.plugin import DEFAULT_CORPUS
-    from atp_fixtures.running.trace import load_trace
+    from atp_fixtures.evidence.trace import load_trace
     pytester.makepyfile(test_corpus=textwrap.dedent(CORPUS_TESTS))
     result = run(pytester, "--collect-only", "-q", f"--profile={profile}")
     ids = [line for line in result.outlines if "::" in line]

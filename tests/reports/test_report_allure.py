@@ -135,7 +135,7 @@ def test_hypothesis_failure_shows_only_the_shrunk_examples_diff(tmp_path):
         from broken_target import COLLISION_TRACE, DropsCollisionFlag
         from atp_fixtures.oracles.comparator import assert_matches, compare
         from atp_fixtures.running.replay import replay
-        from atp_fixtures.running.trace import load_trace
+        from atp_fixtures.evidence.trace import load_trace
 
         @settings(max_examples=30, database=None, derandomize=True)
         @given(n=st.integers(0, 20))
