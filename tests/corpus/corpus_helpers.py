@@ -8,7 +8,8 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-from atp_fixtures.oracles.comparator import Comparison, compare
+from atp_fixtures.evidence.comparison import Comparison
+from atp_fixtures.oracles.comparator import compare
 from atp_fixtures.running.replay import replay
 from atp_fixtures.targets import open_target
 from atp_fixtures.evidence.trace import Trace
