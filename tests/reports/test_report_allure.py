@@ -101,6 +101,15 @@ def test_categories_sort_real_messages():
         "'p4sim':\nswitch tor0 ...")
     assert not by_name["Protocol violations"].fullmatch(
         "AssertionError: trace t diverges on target 'p4sim':\nDIFFERS port 8")
+    # by the kind of evidence the failure carries, not by words of its text: a lockstep
+    # divergence of registers only (no DIFFERS/MISSING/EXTRA line) is a wire mismatch,
+    # words alone are not
+    assert by_name["Wire mismatches"].fullmatch(
+        "atp_fixtures.running.lockstep.LockstepDivergence: lockstep: switch tor0 diverged "
+        "from the reference switch after ingress #7 (...)\nrule: 4.4 ...\nregisters after "
+        "ingress #7, level0[5] (reference → target):\n    stamp ...")
+    assert not by_name["Wire mismatches"].fullmatch(
+        "AssertionError: the PS got seq 3 twice; DIFFERS, MISSING or EXTRA are words here")
     assert by_name["Skipped: target or capability missing"].fullmatch(
         "target 'tofino-model' is unavailable: no Tofino SDE found")
 
