@@ -122,7 +122,7 @@ def atp_section(tensors: int) -> tuple[list, list]:
     from atp_fixtures.targets.base import Injection
     from atp_fixtures.targets.p4sim import P4simTarget
     from atp_fixtures.targets.softswitch import SoftswitchTarget
-    from atp_fixtures.running.trace import trace_from_run
+    from atp_fixtures.evidence.trace import trace_from_run
     from reference.run import run_scenario
     from reference.scenario import Scenario
     from reference.topology import Job, Rack, Tensor, Topology

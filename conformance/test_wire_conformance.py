@@ -14,7 +14,7 @@ from atp_fixtures.running.replay import replay
 from atp_fixtures.generation.shaping import under_profile
 from atp_fixtures.generation.strategies import scenarios
 from atp_fixtures.targets.base import ATTRIBUTED_OUTPUT, QUEUE_DEPTH, SWITCH_CLOCK, TWO_LEVEL
-from atp_fixtures.running.trace import load_trace, trace_from_run
+from atp_fixtures.evidence.trace import load_trace, trace_from_run
 from reference.run import run_scenario
 
 

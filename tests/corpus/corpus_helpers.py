@@ -8,10 +8,11 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-from atp_fixtures.oracles.comparator import Comparison, compare
+from atp_fixtures.evidence.comparison import Comparison
+from atp_fixtures.oracles.comparator import compare
 from atp_fixtures.running.replay import replay
 from atp_fixtures.targets import open_target
-from atp_fixtures.running.trace import Trace
+from atp_fixtures.evidence.trace import Trace
 
 ROOT = Path(__file__).resolve().parents[2]
 TRACES = ROOT / "fixtures" / "corpus" / "traces"

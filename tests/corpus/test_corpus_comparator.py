@@ -8,10 +8,11 @@ import re
 import pytest
 
 from corpus_helpers import trace_dict
-from atp_fixtures.oracles.comparator import compare, describe_frame
-from atp_fixtures.running.replay import Observed, replay
+from atp_fixtures.evidence.text import describe_frame
+from atp_fixtures.oracles.comparator import compare
+from atp_fixtures.evidence.trace import EgressPacket, Observed, trace_from_dict
+from atp_fixtures.running.replay import replay
 from atp_fixtures.targets import open_target
-from atp_fixtures.running.trace import EgressPacket, trace_from_dict
 
 ECN = "rule-4.1-ecn-from-ipv4"
 PARAM = "rule-5-parameter-release"
@@ -57,7 +58,7 @@ def test_changed_flag_differs_by_flag_name():
 def test_the_lockstep_renders_a_mismatch_as_the_comparator_does():
     """One renderer of MISSING / EXTRA / DIFFERS lines: the lockstep's report shows the
     comparator's frame mismatch with the same frames and fields, its sides named."""
-    from atp_fixtures.running.lockstep import Divergence
+    from atp_fixtures.evidence.divergence import Divergence
     data = trace_dict(ECN)
     tor0(data)["egress"][0]["packet"]["flags"] = "ecn|collision"
     del tor0(data)["egress"][1]

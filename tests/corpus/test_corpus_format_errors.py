@@ -1,4 +1,4 @@
-"""Loading a bad trace fails with atp_fixtures.running.trace.TraceFormatError whose message names the
+"""Loading a bad trace fails with atp_fixtures.evidence.trace.TraceFormatError whose message names the
 file, the field path and the expected form (``"<file>: <field path>: <expected>"``)."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from corpus_helpers import TRACES, trace_dict, write_json
-from atp_fixtures.running.trace import TraceFormatError, load_trace
+from atp_fixtures.evidence.trace import TraceFormatError, load_trace
 
 GOOD = "rule-4.1-ecn-from-ipv4"
 TWO_LEVEL = "rule-8-parameter-releases-both-levels"

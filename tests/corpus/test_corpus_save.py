@@ -9,9 +9,9 @@ import pytest
 from scapy.layers.l2 import Ether
 from scapy.utils import rdpcap
 
-import atp_fixtures.running.trace as trace_module
+import atp_fixtures.evidence.trace as trace_module
 from corpus_helpers import TRACES, replay_all, trace_dict
-from atp_fixtures.running.trace import load_trace, save_trace, trace_from_dict
+from atp_fixtures.evidence.trace import load_trace, save_trace, trace_from_dict
 from reference.scapy_layers import ATP, ATPShim
 
 ECN = TRACES / "rule-4.1-ecn-from-ipv4.json"

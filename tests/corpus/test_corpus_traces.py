@@ -10,7 +10,7 @@ import pytest
 
 from atp_fixtures.oracles.comparator import assert_matches
 from corpus_helpers import TRACE_FILES, replay_all, trace_dict
-from atp_fixtures.running.trace import load_trace
+from atp_fixtures.evidence.trace import load_trace
 
 IDS = [p.stem for p in TRACE_FILES]
 
@@ -100,7 +100,7 @@ def test_unmarked_spec_trace_also_holds_under_the_release_profile(path):
 
 def test_the_readme_example_loads_and_replays():
     from corpus_helpers import ROOT
-    from atp_fixtures.running.trace import trace_from_dict
+    from atp_fixtures.evidence.trace import trace_from_dict
     text = (ROOT / "fixtures" / "corpus" / "README.md").read_text(encoding="utf-8")
     block = text.split("```json\n", 1)[1].split("```", 1)[0]
     trace = trace_from_dict(json.loads(block), "README.md")

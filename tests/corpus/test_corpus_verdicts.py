@@ -7,9 +7,8 @@ from __future__ import annotations
 import numpy as np
 
 from atp_fixtures.oracles.comparator import compare
-from atp_fixtures.running.replay import Observed
-from atp_fixtures.running.trace import EgressPacket, IngressPacket, SwitchTrace, load_trace, save_trace
-from atp_fixtures.running.trace import trace_from_run
+from atp_fixtures.evidence.trace import (EgressPacket, IngressPacket, Observed, SwitchTrace,
+                                         load_trace, save_trace, trace_from_run)
 from reference.control_plane import JobRoute, SwitchConfig
 from reference.run import run_scenario
 from reference.scenario import Scenario

@@ -202,7 +202,7 @@ def test_batched_lockstep_on_the_softswitch_catches_a_register_only_defect(tmp_p
     assert result.returncode == 1, (f"the softswitch run should FAIL on the register-only "
                                     f"defect (exit {result.returncode}):\n{output[-3000:]}")
     for evidence in ("registers read after ingress #", "(one switch instant, sent together)",
-                     "registers level0[", "stamp ", "rule: 4.4 "):
+                     ", level0[", " (reference → target):", "stamp ", "rule: 4.4 "):
         assert evidence in output, f"the report lacks {evidence!r}:\n{output[-3000:]}"
     shown = [d for d in FRAME_DIVERGENCES if d in output]
     assert not shown, f"a frame diverged too ({shown}):\n{output[-3000:]}"

@@ -2,7 +2,8 @@
 cycle: no module of ``fixtures/`` imports, or reaches into, a private name (``_x``) of
 another, and no chain of imports (at module level or inside a function: an import
 deferred into a function hides a cycle, it does not remove it) leads a module back to
-itself. Read from the source."""
+itself, nor a subpackage (generation/, running/, oracles/, evidence/, ...) back to itself.
+Read from the source."""
 
 from __future__ import annotations
 
@@ -175,3 +176,59 @@ def test_the_cycle_check_finds_a_cycle_hidden_in_a_function(tmp_path):
         "atp_fixtures.plugin")
     (fake / "report" / "hooks.py").write_text("import os\n")
     assert import_cycles(import_graph(fake)) == []
+
+
+# -- the layers: subpackages --------------------------------------------------------------
+def package_of(module: str) -> str:
+    """``atp_fixtures.oracles.comparator`` -> ``atp_fixtures.oracles``; a module at the
+    top (``atp_fixtures.plugin``) is a layer of its own."""
+    return ".".join(module.split(".")[:2])
+
+
+def package_graph(graph: dict[str, dict[str, int]]
+                  ) -> tuple[dict[str, dict[str, int]], dict[tuple[str, str], str]]:
+    """The import graph between subpackages (an edge for any import of a module of one
+    by a module of the other), and for each edge the first import that makes it."""
+    packages: dict[str, dict[str, int]] = {package_of(m): {} for m in graph}
+    witness: dict[tuple[str, str], str] = {}
+    for module, edges in sorted(graph.items()):
+        for target, line in sorted(edges.items()):
+            a, b = package_of(module), package_of(target)
+            if a != b and (a, b) not in witness:
+                packages[a][b] = line
+                witness[(a, b)] = f"{module} (line {line}) imports {target}"
+    return packages, witness
+
+
+def test_no_cycle_between_the_subpackages():
+    """The layers stay layers: no chain of imports leads from a subpackage of fixtures/
+    back to itself (e.g. running/ -> oracles/ -> running/), even where every module
+    cycle is broken."""
+    packages, witness = package_graph(import_graph(FIXTURES))
+    cycles = import_cycles(packages)
+    assert not cycles, "import cycles between subpackages of fixtures/:\n" + "\n".join(
+        " -> ".join(c) + ":\n  " + "\n  ".join(witness[(a, b)] for a, b in zip(c, c[1:]))
+        for c in cycles)
+
+
+def test_the_layer_check_finds_a_cycle_no_module_cycle_shows(tmp_path):
+    """The check above can fail: two packages importing each other through different
+    modules make no module cycle but a package cycle, named with the imports that make
+    it."""
+    fake = tmp_path / "fixtures"
+    for package in ("oracles", "running"):
+        (fake / package).mkdir(parents=True)
+        (fake / package / "__init__.py").write_text("")
+    (fake / "oracles" / "comparator.py").write_text("from atp_fixtures.running.replay import x\n")
+    (fake / "running" / "replay.py").write_text("x = 1\n")
+    (fake / "running" / "lockstep.py").write_text(
+        "import os\nfrom atp_fixtures.oracles.comparator import y\n")
+    graph = import_graph(fake)
+    assert import_cycles(graph) == []
+    packages, witness = package_graph(graph)
+    assert import_cycles(packages) == [["atp_fixtures.oracles", "atp_fixtures.running",
+                                        "atp_fixtures.oracles"]]
+    assert witness[("atp_fixtures.running", "atp_fixtures.oracles")] == (
+        "atp_fixtures.running.lockstep (line 2) imports atp_fixtures.oracles.comparator")
+    (fake / "running" / "lockstep.py").write_text("import os\n")
+    assert import_cycles(package_graph(import_graph(fake))[0]) == []

@@ -19,7 +19,7 @@ from atp_fixtures.running.closed_loop import assert_lockstep, run_on_target
 from atp_fixtures.running.lockstep import LockstepDivergence
 from atp_fixtures.running.outcome import HOST_RULES, Outcome
 from atp_fixtures.running.replay import replay
-from atp_fixtures.running.trace import load_trace
+from atp_fixtures.evidence.trace import load_trace
 from atp_fixtures.targets.reference import ReferenceTarget
 from reference.scenario import load_scenario
 

@@ -337,7 +337,7 @@ def test_corpus_cases_with_nothing_to_check_are_not_collected(pytester, profile)
     from atp_fixtures.generation.corpus import scenario_files, trace_files
     from reference.scenario import load_scenario
     from atp_fixtures.plugin import DEFAULT_CORPUS
-    from atp_fixtures.running.trace import load_trace
+    from atp_fixtures.evidence.trace import load_trace
     pytester.makepyfile(test_corpus=textwrap.dedent(CORPUS_TESTS))
     result = run(pytester, "--collect-only", "-q", f"--profile={profile}")
     ids = [line for line in result.outlines if "::" in line]

@@ -48,7 +48,7 @@ sys.path.insert(0, {str(Path(__file__).parent)!r})
 from broken_target import COLLISION_TRACE, DropsCollisionFlag
 from atp_fixtures.oracles.comparator import assert_matches, compare
 from atp_fixtures.running.replay import replay
-from atp_fixtures.running.trace import load_trace
+from atp_fixtures.evidence.trace import load_trace
 
 
 @pytest.mark.rule("4.3")

@@ -101,6 +101,15 @@ def test_categories_sort_real_messages():
         "'p4sim':\nswitch tor0 ...")
     assert not by_name["Protocol violations"].fullmatch(
         "AssertionError: trace t diverges on target 'p4sim':\nDIFFERS port 8")
+    # by the kind of evidence the failure carries, not by words of its text: a lockstep
+    # divergence of registers only (no DIFFERS/MISSING/EXTRA line) is a wire mismatch,
+    # words alone are not
+    assert by_name["Wire mismatches"].fullmatch(
+        "atp_fixtures.running.lockstep.LockstepDivergence: lockstep: switch tor0 diverged "
+        "from the reference switch after ingress #7 (...)\nrule: 4.4 ...\nregisters after "
+        "ingress #7, level0[5] (reference → target):\n    stamp ...")
+    assert not by_name["Wire mismatches"].fullmatch(
+        "AssertionError: the PS got seq 3 twice; DIFFERS, MISSING or EXTRA are words here")
     assert by_name["Skipped: target or capability missing"].fullmatch(
         "target 'tofino-model' is unavailable: no Tofino SDE found")
 
@@ -135,7 +144,7 @@ def test_hypothesis_failure_shows_only_the_shrunk_examples_diff(tmp_path):
         from broken_target import COLLISION_TRACE, DropsCollisionFlag
         from atp_fixtures.oracles.comparator import assert_matches, compare
         from atp_fixtures.running.replay import replay
-        from atp_fixtures.running.trace import load_trace
+        from atp_fixtures.evidence.trace import load_trace
 
         @settings(max_examples=30, database=None, derandomize=True)
         @given(n=st.integers(0, 20))

@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 # what the failing test's page must show: the diff's heading, the frame it starts at,
 # the flag by name, the value element and the register that differ
-MUST_SHOW = ("field-level diff", "first divergence", "DIFFERS port 8, frame #1",
+MUST_SHOW = ("field-level diff", "first divergence", "DIFFERS port 8 frame #1",
              "collision", "[2] 0 → 1", "level0[5]")
 
 

@@ -10,7 +10,7 @@ from atp_fixtures.oracles.comparator import compare
 from atp_fixtures.running.replay import replay
 from atp_fixtures.report.diff_html import comparisons_html, frame_table
 from atp_fixtures.targets.reference import ReferenceTarget
-from atp_fixtures.running.trace import load_trace
+from atp_fixtures.evidence.trace import load_trace
 
 
 def _comparisons(driver):

@@ -8,7 +8,7 @@ import pytest
 
 from broken_target import COLLISION_TRACE
 from atp_fixtures.report.plot import in_flight_from_trace, occupancy_from_trace, scenario_plot_png
-from atp_fixtures.running.trace import load_trace
+from atp_fixtures.evidence.trace import load_trace
 
 pytest.importorskip("matplotlib", reason="matplotlib is a declared dependency")
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from atp_fixtures.running.trace import load_trace, save_trace, trace_from_run
+from atp_fixtures.evidence.trace import load_trace, save_trace, trace_from_run
 from reference.run import run_scenario
 from reference.scenario import load_scenario
 from reference.wire import WireError, decode, describe_flags

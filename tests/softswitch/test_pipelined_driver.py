@@ -19,7 +19,7 @@ from softswitch_helpers import softswitch_target
 from atp_fixtures.oracles.comparator import compare
 from atp_fixtures.running.replay import replay
 from atp_fixtures.generation.strategies import scenarios
-from atp_fixtures.running.trace import trace_from_run
+from atp_fixtures.evidence.trace import trace_from_run
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("softswitch-veth")]
 
@@ -78,7 +78,7 @@ def test_pipelined_and_stop_and_wait_observe_and_judge_alike(softswitch, scenari
 def test_a_failing_verdict_is_the_same_in_both_modes(softswitch):
     from atp_fixtures.generation.corpus import trace_files
     from atp_fixtures.plugin import DEFAULT_CORPUS
-    from atp_fixtures.running.trace import load_trace
+    from atp_fixtures.evidence.trace import load_trace
     failing = 0
     for path in trace_files(DEFAULT_CORPUS):
         trace = load_trace(path)

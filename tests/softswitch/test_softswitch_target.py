@@ -12,7 +12,7 @@ from atp_fixtures.running.replay import replay
 from atp_fixtures.targets import open_target
 from atp_fixtures.targets.base import TargetUnavailable
 from p4sim.switchd.launch import LaunchError, SwitchdProcess, VethPairs
-from atp_fixtures.running.trace import load_trace
+from atp_fixtures.evidence.trace import load_trace
 
 pytestmark = pytest.mark.xdist_group("softswitch-veth")
 

@@ -24,7 +24,7 @@ from atp_fixtures.targets.atp_schema import missing_for_atp, pool_max_of
 from atp_fixtures.targets.base import TargetError, TargetUnavailable
 from atp_fixtures.targets.p4sim import compiled_program
 from atp_fixtures.targets.testbed import load_testbed
-from atp_fixtures.running.trace import load_trace
+from atp_fixtures.evidence.trace import load_trace
 from p4sim.switchd.bfrt_schema import fixed_schema, program_schema
 from p4sim.switchd.device import SoftDevice
 from p4sim.switchd.server import BfRuntimeServer

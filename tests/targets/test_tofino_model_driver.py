@@ -30,7 +30,7 @@ from atp_fixtures.targets.base import (ATTRIBUTED_OUTPUT, QUEUE_DEPTH, READ_REGI
                                    TargetError)
 from atp_fixtures.targets.softswitch import SoftswitchLauncher, softswitch_unavailable
 from atp_fixtures.targets.testbed import load_testbed
-from atp_fixtures.running.trace import load_trace
+from atp_fixtures.evidence.trace import load_trace
 
 ROOT = Path(__file__).resolve().parents[2]
 AS_MODEL = ROOT / "fixtures" / "testbeds" / "softswitch-as-model.yaml"
