@@ -447,13 +447,16 @@ def test_timer_backs_off_while_nothing_is_heard(request, fabric):
 
 
 def jobs_sharing_h0(name: str, seed: int, jobs: list[tuple[int, str, str, int]],
-                    faults: list[dict]) -> Scenario:
-    """Jobs ``(app_id, other worker, PS, packets)`` of S=4 and one tensor each (key
-    1, 2, ...), all with a worker on h0, on one rack with h1, h2, ps0 and ps1."""
+                    faults: list[dict], windows: dict[int, int] | None = None) -> Scenario:
+    """Jobs ``(app_id, other worker, PS, packets)`` of S=4 (or ``windows[app_id]``) and
+    one tensor each (key 1, 2, ...), all with a worker on h0, on one rack with h1, h2,
+    ps0 and ps1."""
+    windows = windows or {}
     return Scenario.from_dict({
         "name": name, "seed": seed, "pool_size": 256,
         "topology": {"racks": [{"name": "tor0", "hosts": ["h0", "h1", "h2", "ps0", "ps1"]}]},
-        "jobs": [{"app_id": app_id, "workers": ["h0", other], "pses": [ps], "window": 4,
+        "jobs": [{"app_id": app_id, "workers": ["h0", other], "pses": [ps],
+                  "window": windows.get(app_id, 4),
                   "tensors": [{"key": key, "length": packets * ELEMENTS}]}
                  for key, (app_id, other, ps, packets) in enumerate(jobs, 1)],
         "faults": {"targeted": faults},
@@ -621,13 +624,20 @@ def test_repeated_losses_then_recovery_then_one_more_loss(request, fabric):
     assert host_timeouts(run, 5, "h1") >= 5, run.summary()
 
 
+JOB_32_HOLD_NS = 4_000_000       # under the softswitch runs' 20 ms timer
+
+
 def two_jobs_far_apart() -> Scenario:
     """h0 works for job 31 (S=4, 8 packets: its first window and that window's first
     five resends are lost, so it sits on its 200 ms start timeout six times, over a
     second), job 33 (S=4, 12 packets, whose seq 6 from h0 is lost with its hole resend
     and four timeout resends: it recovers on its own 20 ms timer meanwhile) and job 32
-    (S=4, 600 packets, no loss: its frames keep reaching h0, so h0's back-off stays
-    reset and job 33's expiries are judged against its timer alone)."""
+    (S=1, 600 packets, no loss, each of its parameter packets to h0 held 4 ms: its
+    frames keep reaching h0 for at least 2.4 s however fast the machine, so h0's
+    back-off stays reset, job 33's expiries are judged against its timer alone, and a
+    timer restarted by any job's frame keeps job 31 silent past the checks' 1 s; at
+    S=4 and no hold, job 32 was over within a second on an idle machine and that
+    mutant passed)."""
     return jobs_sharing_h0(
         "two-jobs-far-apart", 43,
         [(31, "h1", "ps0", 8), (32, "h2", "ps1", 600), (33, "h1", "ps0", 12)],
@@ -635,7 +645,10 @@ def two_jobs_far_apart() -> Scenario:
           "count": 4},
          {"action": "drop", "kind": "resend", "app_id": 31, "from_node": "h0", "nth": 1,
           "count": 20},
-         *lost("h0", 6, 5, app_id=33)])
+         *lost("h0", 6, 5, app_id=33),
+         {"action": "delay", "kind": "parameter", "app_id": 32, "to_node": "h0", "nth": 1,
+          "count": 600, "delay_ns": JOB_32_HOLD_NS}],
+        windows={32: 1})
 
 
 def test_two_jobs_with_far_apart_deadlines(request, fabric):

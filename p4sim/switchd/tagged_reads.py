@@ -34,6 +34,7 @@ READ_MAGIC = b"P4SR"
 ANSWER_MAGIC = b"P4SA"
 HEADER = struct.Struct("!6s6sH4s")        # dst, src, ethertype, magic
 PART_BYTES = 1400                          # answer bytes per frame (within a 1500 MTU)
+REQUEST_BYTES = 1400                       # a request frame, before its tag (the same)
 OK, REFUSED = 0, 1
 U16, U32, U64 = struct.Struct("!H"), struct.Struct("!I"), struct.Struct("!Q")
 
@@ -51,6 +52,56 @@ def request_frame(groups: Sequence[Group]) -> bytes:
         out.append(struct.pack(f"!HHH{len(tables)}I{len(indices)}I", pipe, len(tables),
                                len(indices), *tables, *indices))
     return b"".join(out)
+
+
+Part = tuple[int, Group]       # (the group's position in the read, some of its indices)
+
+
+def split_request(groups: Sequence[Group], limit: int = REQUEST_BYTES) -> list[list[Part]]:
+    """The read cut into requests that each fit one frame, in order, a group's indices
+    in consecutive parts: a segment of a large window names more aggregators than one
+    frame holds (a multi-PS job's S of hundreds, ~70 registers each), and a veth refuses
+    a frame over its MTU (EMSGSIZE). :func:`join_answers` puts the answers together."""
+    start = HEADER.size + U16.size
+    requests: list[list[Part]] = []
+    current: list[Part] = []
+    size = start
+    for n, (tables, indices, pipe) in enumerate(groups):
+        fixed = 6 + 4 * len(tables)
+        if start + fixed + 4 > limit:
+            raise ValueError(f"{len(tables)} registers in one group do not fit a "
+                             f"{limit}-byte read request")
+        at = 0
+        while True:
+            room = (limit - size - fixed) // 4
+            if room < 1:
+                requests.append(current)
+                current, size = [], start
+                continue
+            part = list(indices[at:at + room])
+            current.append((n, (tables, part, pipe)))
+            size += fixed + 4 * len(part)
+            at += len(part)
+            if at >= len(indices):
+                break
+    if current:
+        requests.append(current)
+    return requests
+
+
+def join_answers(requests: Sequence[Sequence[Part]], answers: Sequence[list], groups: int
+                 ) -> list[list[tuple[tuple[int, ...], list[tuple[int, ...]]]]]:
+    """:func:`parse_answer`'s result for the whole read, from each request's (parsed
+    answers in the order of :func:`split_request`'s requests)."""
+    whole: list[list | None] = [None] * groups
+    for request, answer in zip(requests, answers):
+        for (n, _), per_table in zip(request, answer):
+            if whole[n] is None:
+                whole[n] = [(fids, list(rows)) for fids, rows in per_table]
+            else:
+                for (_, rows), (_, more) in zip(whole[n], per_table):
+                    rows.extend(more)
+    return [group or [] for group in whole]
 
 
 def is_request(frame: bytes) -> bool:

@@ -59,6 +59,18 @@ def test_tagged_reads_answer_what_a_bfruntime_read_answers(softswitch):
         .registers_read_cells(cells) == BfrtFacade(softswitch.client).registers_read_cells(cells)
 
 
+def test_a_read_over_one_frame_is_split_and_answers_the_same(softswitch):
+    """A segment of a large window (the multi-PS corpus scenario's S of hundreds) names
+    more cells than one frame holds: a veth refused the single request (EMSGSIZE) in a
+    fresh-clone CI run. Read in parts, the answer is the Read's."""
+    scenario = load_scenario(DEFAULT_CORPUS / "scenarios" / "parameter-loss.json")
+    run_on_target(scenario, lambda: softswitch)
+    many = list(range(min(softswitch.pool_max, 1200)))
+    wanted = {(0, 0): many, (0, 1): many[:300]}
+    tagged = _registers(softswitch, TaggedReadFacade).read_levels(wanted)
+    assert tagged == _registers(softswitch, BfrtFacade).read_levels(wanted)
+
+
 def _agtr(frame: bytes):
     from reference.wire import agtr_of
     return agtr_of(frame)
