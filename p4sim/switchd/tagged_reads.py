@@ -35,6 +35,10 @@ ANSWER_MAGIC = b"P4SA"
 HEADER = struct.Struct("!6s6sH4s")        # dst, src, ethertype, magic
 PART_BYTES = 1400                          # answer bytes per frame (within a 1500 MTU)
 REQUEST_BYTES = 1400                       # a request frame, before its tag (the same)
+# a request's answer, at most (estimated at two 8-byte fields a cell): 32 frames, which
+# the driver's socket takes in one burst; a larger answer lost frames in its buffer
+ANSWER_BYTES = 32 * PART_BYTES
+CELL_BYTES = 16
 OK, REFUSED = 0, 1
 U16, U32, U64 = struct.Struct("!H"), struct.Struct("!I"), struct.Struct("!Q")
 
@@ -57,30 +61,34 @@ def request_frame(groups: Sequence[Group]) -> bytes:
 Part = tuple[int, Group]       # (the group's position in the read, some of its indices)
 
 
-def split_request(groups: Sequence[Group], limit: int = REQUEST_BYTES) -> list[list[Part]]:
-    """The read cut into requests that each fit one frame, in order, a group's indices
-    in consecutive parts: a segment of a large window names more aggregators than one
-    frame holds (a multi-PS job's S of hundreds, ~70 registers each), and a veth refuses
-    a frame over its MTU (EMSGSIZE). :func:`join_answers` puts the answers together."""
+def split_request(groups: Sequence[Group], limit: int = REQUEST_BYTES,
+                  answer_limit: int = ANSWER_BYTES) -> list[list[Part]]:
+    """The read cut into requests that each fit one frame and whose answers stay within
+    ``answer_limit``, in order, a group's indices in consecutive parts: a segment of a
+    large window names more aggregators than one frame holds (a multi-PS job's S of
+    hundreds, ~70 registers each), and a veth refuses a frame over its MTU (EMSGSIZE).
+    :func:`join_answers` puts the answers together."""
     start = HEADER.size + U16.size
     requests: list[list[Part]] = []
     current: list[Part] = []
-    size = start
+    size, answer = start, 1
     for n, (tables, indices, pipe) in enumerate(groups):
         fixed = 6 + 4 * len(tables)
-        if start + fixed + 4 > limit:
+        per_index = CELL_BYTES * len(tables)
+        if start + fixed + 4 > limit or 1 + per_index > answer_limit:
             raise ValueError(f"{len(tables)} registers in one group do not fit a "
                              f"{limit}-byte read request")
         at = 0
         while True:
-            room = (limit - size - fixed) // 4
+            room = min((limit - size - fixed) // 4, (answer_limit - answer) // per_index)
             if room < 1:
                 requests.append(current)
-                current, size = [], start
+                current, size, answer = [], start, 1
                 continue
             part = list(indices[at:at + room])
             current.append((n, (tables, part, pipe)))
             size += fixed + 4 * len(part)
+            answer += per_index * len(part)
             at += len(part)
             if at >= len(indices):
                 break

@@ -136,8 +136,13 @@ if [ ! -f Makefile ]; then
 fi
 [ "$CONFIGURE_ONLY" = --configure-only ] && { say "configured"; exit 0; }
 
-say "build: make -j$JOBS p4testgen, niced (hours on 2 cores; progress: tools/p4testgen/progress.sh $WORK/build)"
+say "build: make -j$JOBS p4testgen, niced (hours on 2 cores; progress: python3 tools/p4testgen/progress.py $WORK/build)"
 nice -n 19 make -j"$JOBS" p4testgen
+# the Tofino architecture files (tna.p4, tofino1_arch.p4, ...) beside the binary, in
+# build/p4include where P4Testgen looks: p4c copies them in bf-p4c's linkp4cbarefoot
+# target, which the p4testgen target does not depend on ("tna.p4: No such file")
+make linkp4cbarefoot
+test -f "$WORK/build/p4include/tna.p4"
 test -x "$WORK/build/p4testgen"
 say "built: $WORK/build/p4testgen"
 echo "use it: export P4TESTGEN=$WORK/build/p4testgen; make p4testgen-regen"
