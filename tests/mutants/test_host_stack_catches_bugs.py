@@ -69,8 +69,10 @@ def real_hosts() -> None:
 def _run(tests: list[str], mutant: str | None) -> subprocess.CompletedProcess:
     # each run its own artifacts (several mutants share a scenario, and xdist runs them
     # at once: one run's fresh work folder would delete the other's captures)
-    out = Path(tempfile.mkdtemp(prefix=f"mutant-{mutant or 'none'}-",
-                                dir=os.environ.get("ATP_ARTIFACTS_DIR")))
+    root = os.environ.get("ATP_ARTIFACTS_DIR")
+    if root:
+        Path(root).mkdir(parents=True, exist_ok=True)   # a lone run has not made it yet
+    out = Path(tempfile.mkdtemp(prefix=f"mutant-{mutant or 'none'}-", dir=root))
     env = dict(os.environ, ATP_MUTANT=mutant or "", ATP_ARTIFACTS_DIR=str(out),
                ATP_SUMMARY_JSON=str(out / "summary.json"))
     env.pop("PYTEST_XDIST_WORKER", None)
