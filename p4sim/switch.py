@@ -15,6 +15,11 @@ from .runtime import ExitBlock, PassContext, Reject
 
 # byte counters count the 4-byte Ethernet FCS, which the frames given to inject() lack
 FCS_BYTES = 4
+# A unicast to device port 511 is dropped by the traffic manager: 511 is pipe 3's local
+# port 127, which no Tofino 1 has (P4Testgen's Tofino model drops it too, its
+# DROP_CONSTANT; before, p4sim sent the packet to a port 511: 51 of its generated tests
+# disagreed, tests/p4testgen)
+TM_DROP_PORT = 511
 ZERO8 = bytes(8)
 
 
@@ -322,7 +327,10 @@ class Switch(TrafficManager, ControlPlaneMixin, ActionProfileControlMixin,
         bypass = bool(S[self._s_bypass])
         copies = []
         if S[self._s_ucast_valid]:
-            copies.append((S[self._s_ucast], 0, data, bypass))
+            if S[self._s_ucast] == TM_DROP_PORT:
+                self.drops.append(("tm", f"unicast to port {TM_DROP_PORT}, which is no port"))
+            else:
+                copies.append((S[self._s_ucast], 0, data, bypass))
         for s, flag in self._mcast:
             if S[flag]:
                 for rid, ports in self.mcast.get(S[s], ()):

@@ -22,6 +22,17 @@ def test_exact_table_forwards_and_default_drops(switch_for):
     assert sw.drops == [("ingress", "drop_ctl")]
 
 
+def test_a_unicast_to_port_511_is_dropped_by_the_traffic_manager(switch_for):
+    """511 is no port of a Tofino 1 (pipe 3's local port 127): the TM drops the copy,
+    as P4Testgen's Tofino model does (its generated tests found p4sim sending it)."""
+    sw = switch_for("l2_forward.p4")
+    sw.table_add("Ingress.forward", {"hdr.ethernet.dst_addr": 9}, "set_port", {"port": 511})
+    assert sw.inject(1, eth(9)) == []
+    assert sw.drops[0] == ("tm", "unicast to port 511, which is no port")
+    sw.table_modify("Ingress.forward", {"hdr.ethernet.dst_addr": 9}, "set_port", {"port": 510})
+    assert sw.inject(1, eth(9)) == [(510, eth(9))]
+
+
 def test_table_modify_delete_default(switch_for):
     sw = switch_for("l2_forward.p4")
     key = {"hdr.ethernet.dst_addr": 7}

@@ -44,7 +44,7 @@ import ptf_format  # noqa: E402
 from bf_p4c_finder import find_bf_p4c  # noqa: E402
 from bfp4c_goldens import keep  # noqa: E402
 
-from testgen_sets import GENERATED, PROGRAMS, program_path  # noqa: E402
+from testgen_sets import GENERATED, PROGRAMS, ProgramMissing, program_path  # noqa: E402
 DEFAULT_BINARIES = (REPO.parent / "p4testgen" / "w" / "build" / "p4testgen",
                     REPO.parent / "p4testgen" / "build" / "p4testgen")
 HOW_TO_BUILD = ("P4Testgen is not built here. Build it with its Tofino target (hours on 2 "
@@ -75,6 +75,10 @@ class Spec:
     # the defines bf-p4c compiles with for bfrt.json, when the set's own build does not fit
     # a Tofino (names do not depend on them; programs.yaml says why where it is used)
     bfrt_defines: dict[str, str | None] | None = None
+    # P4Testgen's trace of each test, kept as the test's docstring (shown on a failure);
+    # off where a trace line is a whole macro-expanded source line (atp.p4's value
+    # registers: ~47 KB a line, 146 MB for 100 tests)
+    print_traces: bool = True
 
 
 def specs(path: Path = PROGRAMS) -> list[Spec]:
@@ -124,7 +128,8 @@ def testgen_command(binary: Path, spec: Spec, out_dir: Path, max_tests: int) -> 
     includes = [f"-I{REPO / d}" for d in spec.include_dirs]
     return [str(binary), "--target", "tofino", "--arch", "tna", "--std", "p4-16",
             "-D__TARGET_TOFINO__=1", *_defines(spec), *includes,
-            "--test-backend", "PTF", "--test-name", spec.p4_name, "--print-traces",
+            "--test-backend", "PTF", "--test-name", spec.p4_name,
+            *(["--print-traces"] if spec.print_traces else []),
             "--seed", str(spec.seed), "--max-tests", str(max_tests),
             "--stop-metric", "MAX_NODE_COVERAGE", "--track-coverage", "STATEMENTS",
             "--path-selection", spec.path_selection, "--port-ranges", spec.port_ranges,
@@ -270,7 +275,14 @@ def regenerate(binary: Path, commit: str, spec: Spec) -> dict:
         staging = GENERATED / f".{spec.name}.new"
         shutil.rmtree(staging, ignore_errors=True)
         staging.mkdir(parents=True)
-        shutil.copy(final.folder / f"{spec.p4_name}.py", staging / f"{spec.p4_name}.py")
+        # P4Testgen names the program by its output path (the header comment, the
+        # logger and BfRuntimeTest.setUp's P4 name); the switch serves ``p4_name``, and a
+        # temporary path would differ at every regeneration
+        text = (final.folder / f"{spec.p4_name}.py").read_text()
+        text = text.replace(f"'{final.folder / spec.p4_name}'", f"'{spec.p4_name}'") \
+            .replace(f"# PTF test for {final.folder / spec.p4_name}\n",
+                     f"# PTF test for {spec.p4_name}\n")
+        (staging / f"{spec.p4_name}.py").write_text(text)
         (staging / "bfrt.json").write_text(json.dumps(bfrt, indent=1) + "\n")
         provenance = {
             "program": spec.program, "p4_name": spec.p4_name, "defines": spec.defines,
@@ -329,7 +341,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{spec.name}: {p['tests']} tests, statements {p['statements_covered']} "
                   f"({p['statement_coverage']})"
                   f"{'' if p['coverage_plateau'] else ' (still growing at the last run)'}")
-        except (RegenError, ptf_format.FormatError) as e:
+        except (RegenError, ptf_format.FormatError, ProgramMissing) as e:
             failed.append(spec.name)
             print(f"FAILED {spec.name}: {e}", file=sys.stderr)
     if failed:
