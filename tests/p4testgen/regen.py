@@ -75,10 +75,11 @@ class Spec:
     # the defines bf-p4c compiles with for bfrt.json, when the set's own build does not fit
     # a Tofino (names do not depend on them; programs.yaml says why where it is used)
     bfrt_defines: dict[str, str | None] | None = None
-    # P4Testgen's trace of each test, kept as the test's docstring (shown on a failure);
-    # off where a trace line is a whole macro-expanded source line (atp.p4's value
-    # registers: ~47 KB a line, 146 MB for 100 tests)
-    print_traces: bool = True
+    # P4Testgen's trace of each test, the test's docstring (shown on a failure); not
+    # kept where traces are most of the file (atp.p4: a trace line can be a whole
+    # macro-expanded source line, 1.3 GB for 400 tests; without them 3.4 MB). The
+    # generation is seeded: regenerating the set with traces kept shows them.
+    keep_traces: bool = True
 
 
 def specs(path: Path = PROGRAMS) -> list[Spec]:
@@ -129,7 +130,7 @@ def testgen_command(binary: Path, spec: Spec, out_dir: Path, max_tests: int) -> 
     return [str(binary), "--target", "tofino", "--arch", "tna", "--std", "p4-16",
             "-D__TARGET_TOFINO__=1", *_defines(spec), *includes,
             "--test-backend", "PTF", "--test-name", spec.p4_name,
-            *(["--print-traces"] if spec.print_traces else []),
+            "--print-traces",
             "--seed", str(spec.seed), "--max-tests", str(max_tests),
             "--stop-metric", "MAX_NODE_COVERAGE", "--track-coverage", "STATEMENTS",
             "--path-selection", spec.path_selection, "--port-ranges", spec.port_ranges,
@@ -246,6 +247,18 @@ def _run_bf_p4c(spec: Spec, cmd: list[str], out: Path) -> dict:
             "bf_p4c": {"command": _shown(cmd), "exit_status": r.returncode}}
 
 
+_DOC = "'" * 3
+_TRACE = re.compile(r"(class Test\d+\(AbstractTest\):\n(?:    #[^\n]*\n)*)    " + _DOC
+                    + r"\n.*?\n    " + _DOC + r"\n", re.S)
+TRACE_NOT_KEPT = (f"    {_DOC}(P4Testgen's trace is not kept for this set: programs.yaml "
+                  f"keep_traces){_DOC}\n")
+
+
+def drop_traces(text: str) -> str:
+    """The PTF file with each test's trace docstring replaced by a line saying so."""
+    return _TRACE.sub(lambda m: m.group(1) + TRACE_NOT_KEPT, text)
+
+
 def regenerate(binary: Path, commit: str, spec: Spec) -> dict:
     """Generate until statement coverage stops growing (``--max-tests`` doubled from the
     set's value while the second half of the tests still covers new statements, up to
@@ -282,6 +295,8 @@ def regenerate(binary: Path, commit: str, spec: Spec) -> dict:
         text = text.replace(f"'{final.folder / spec.p4_name}'", f"'{spec.p4_name}'") \
             .replace(f"# PTF test for {final.folder / spec.p4_name}\n",
                      f"# PTF test for {spec.p4_name}\n")
+        if not spec.keep_traces:
+            text = drop_traces(text)
         (staging / f"{spec.p4_name}.py").write_text(text)
         (staging / "bfrt.json").write_text(json.dumps(bfrt, indent=1) + "\n")
         provenance = {
