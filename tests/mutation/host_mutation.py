@@ -124,10 +124,11 @@ def prepare(workdir: Path) -> tuple[Path, Path, Path]:
     return code, config, session
 
 
-def select(code: Path, session: Path, sample: int | None, seed: int) -> int:
+def select(code: Path, session: Path, sample: int | None, seed: int,
+           only: set[str] | None = None) -> int:
     """Skip the operators not kept and, for a sample, every mutant not drawn (a sample
-    draws from the mutants not declared equivalent: their survival is known); the
-    number of mutants left to run."""
+    draws from the mutants not declared equivalent: their survival is known); with
+    ``only``, every mutant not named there. The number of mutants left to run."""
     skipped = WorkResult(worker_outcome=WorkerOutcome.SKIPPED, output="not selected")
     equivalent = declared()
     with use_db(str(session), WorkDB.Mode.open) as db:
@@ -137,6 +138,8 @@ def select(code: Path, session: Path, sample: int | None, seed: int) -> int:
         if sample is not None:
             drop += [i.job_id for i in items
                      if mutant_key(code, i.mutations[0]) in equivalent]
+        if only is not None:
+            drop += [i.job_id for i in items if mutant_key(code, i.mutations[0]) not in only]
         left = [i.job_id for i in items if i.job_id not in set(drop)]
         if sample is not None and sample < len(left):
             chosen = set(random.Random(seed).sample(left, sample))
@@ -186,7 +189,7 @@ def summarize(found: list[dict], equivalent: dict[str, str]) -> dict:
 
 
 def run(workdir: Path, sample: int | None, seed: int, report, *,
-        check_intact: bool = True) -> int:
+        check_intact: bool = True, only: set[str] | None = None) -> int:
     if shutil.which("cosmic-ray", path=str(Path(sys.executable).parent)) is None:
         raise MutationRunError("cosmic-ray is not installed in this environment "
                                "(pip install -c constraints.txt -e '.[mutation]')")
@@ -195,7 +198,10 @@ def run(workdir: Path, sample: int | None, seed: int, report, *,
     cosmic_ray = str(Path(sys.executable).parent / "cosmic-ray")
     subprocess.run([cosmic_ray, "init", str(config), str(session)], check=True,
                    cwd=ROOT, capture_output=True)
-    todo = select(code, session, sample, seed)
+    todo = select(code, session, sample, seed, only)
+    if only is not None and todo < len(only):
+        raise MutationRunError(f"{len(only) - todo} of the {len(only)} mutants named are not "
+                               f"among this code's mutants (renamed by an edit above them?)")
     load = os.getloadavg()
     report(f"{todo} mutant(s) to run (seed {seed}, load {load[0]:.1f})")
     intact_s = None
@@ -253,6 +259,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-intact-check", action="store_true",
                         help="skip judging the intact host code first (CI: its softswitch "
                         "step has just passed the same module on it)")
+    parser.add_argument("--mutants", type=Path, default=None, metavar="FILE",
+                        help="run only the mutants a YAML list names (CI: "
+                        "tests/mutation/ci-gate.yaml, mutants known killed)")
     parser.add_argument("--report", action="store_true",
                         help="only summarize the session already in --workdir (a run "
                         "that was interrupted keeps what it judged)")
@@ -263,9 +272,12 @@ def main(argv: list[str] | None = None) -> int:
         return write_report(args.workdir, lambda line: print(line, flush=True),
                             interrupted_summary=True)
     try:
+        only = None
+        if args.mutants is not None:
+            only = set(yaml.safe_load(args.mutants.read_text()) or [])
         return run(args.workdir, args.sample, args.seed,
                    lambda line: print(line, flush=True),
-                   check_intact=not args.no_intact_check)
+                   check_intact=not args.no_intact_check, only=only)
     except MutationRunError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
