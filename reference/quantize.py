@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from reference.wire import INT32_MAX
+
 DEFAULT_SCALE = 1e6
-INT32_MAX = 2**31 - 1
 
 
 class QuantizationError(ValueError):
