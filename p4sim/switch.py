@@ -34,6 +34,17 @@ class TrafficManager:
 
     tracer = None  # a p4sim.trace.Tracer: the points each stage of a packet ran
 
+    @property
+    def recirculation_ports(self) -> frozenset[int]:
+        """The ports whose frames re-enter ingress. Empty: a frame sent there leaves on
+        it, as in a model without recirculation (P4Testgen's: tests/p4testgen/triage.yaml
+        checks its entries that way)."""
+        return self._recirculation_ports
+
+    @recirculation_ports.setter
+    def recirculation_ports(self, ports) -> None:
+        self._recirculation_ports = frozenset(ports)
+
     def inject(self, port, frame, *, timestamp_ns=0, queue_depth=0):
         """Run one frame arriving on ``port``; return [(egress_port, frame_bytes), ...]."""
         if not isinstance(port, int) or not 0 <= port < 512:

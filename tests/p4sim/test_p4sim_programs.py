@@ -33,6 +33,17 @@ def test_a_unicast_to_port_511_is_dropped_by_the_traffic_manager(switch_for):
     assert sw.inject(1, eth(9)) == [(510, eth(9))]
 
 
+def test_without_recirculation_ports_a_frame_to_port_68_leaves_on_it(switch_for):
+    """Port 68 recirculates (l2_forward sends it back to 68: max_passes, then dropped);
+    with no recirculation ports, as in P4Testgen's model, it is an output on 68."""
+    sw = switch_for("l2_forward.p4")
+    sw.table_add("Ingress.forward", {"hdr.ethernet.dst_addr": 9}, "set_port", {"port": 68})
+    assert sw.recirculation_ports == {68}
+    assert sw.inject(1, eth(9)) == []
+    sw.recirculation_ports = ()
+    assert sw.inject(1, eth(9)) == [(68, eth(9))]
+
+
 def test_table_modify_delete_default(switch_for):
     sw = switch_for("l2_forward.p4")
     key = {"hdr.ethernet.dst_addr": 7}

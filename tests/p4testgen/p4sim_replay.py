@@ -31,6 +31,61 @@ from ptf_format import (DefaultSet, DirectRegisterSet, EntryAdd, GeneratedTest,
                         RegisterParamSet, RegisterSet)
 
 
+@dataclass(frozen=True)
+class ModelChanges:
+    """Simplifications of P4Testgen's Tofino model that a triage entry names as the whole
+    cause of a disagreement (``triage.yaml``, ``confirm``). Replayed with them, p4sim must
+    agree: the entry's claim, checked, so that an entry cannot hide a second difference.
+
+    ``no_recirculation``: a frame sent to the recirculation port leaves on it (P4Testgen
+    has no recirculation, ``tofino/cmd_stepper.cpp``).
+    ``register_cells_as_read``: each register cell the test sets is moved to the index
+    the packet's RegisterAction reads on p4sim (found by runs of the same frame: the
+    cell it stored into). It cannot see an index p4sim computes wrongly: the suite's
+    lockstep runs check those (register reads at each aggregator's index against the
+    reference). P4Testgen prints the index of a cell read at a hash's
+    result (``Hash.get``, a concolic variable) before it resolves the hash, so it always
+    writes index 0 (``REGISTER_ACTION_EXECUTE`` keeps the unresolved index expression).
+    """
+    no_recirculation: bool = False
+    register_cells_as_read: bool = False
+
+    @classmethod
+    def named(cls, names) -> ModelChanges:
+        known = {"no-recirculation": "no_recirculation",
+                 "register-cells-as-read": "register_cells_as_read"}
+        unknown = sorted(set(names) - set(known))
+        if unknown:
+            raise ValueError(f"unknown model change(s) {unknown}; known: {sorted(known)}")
+        return cls(**{known[n]: True for n in names})
+
+
+# why each model change is P4Testgen's and not the chip's: (reason, evidence), the text
+# of a triage entry that names it (summary.py --propose writes them)
+CHANGE_REASONS = {
+    "no-recirculation": (
+        "P4Testgen does not recirculate: a frame the program sends to the recirculation "
+        "port (68 in pipe 0) is its output on port 68, where a Tofino (and p4sim) runs it "
+        "through ingress again and sends the second pass's frame elsewhere or drops it.",
+        "p4c backends/p4tools/modules/testgen/targets/tofino/tofino/cmd_stepper.cpp "
+        "(\"TODO: If egress port is in loopback mode, we should restart Ingress\"); "
+        "docs/p4testgen.md, P4Testgen's Tofino model; confirmed: with recirculation off "
+        "p4sim agrees (confirm: no-recirculation)."),
+    "register-cells-as-read": (
+        "P4Testgen sets a register cell that the path reads at a hash's result at index "
+        "0: it writes the index before it resolves the hash (a concolic variable), so its "
+        "expected frame assumes cell 0 holds the value while the packet reads the cell "
+        "the hash names (atp.p4 indexes every aggregator register so, by {second, level, "
+        "agtr}: never cell 0 in a second pass).",
+        "the hash_index set (tests/p4sim/programs/hash_index.p4): the smallest program "
+        "that reads a register at an identity hash whose top bit is 1; P4Testgen sets "
+        "cell 0 and expects the value read; p4c backends/p4tools/modules/testgen/targets/"
+        "tofino/shared_expr_stepper.cpp REGISTER_ACTION_EXECUTE (the TofinoRegisterValue "
+        "keeps the unresolved index expression); confirmed: with each cell moved to the "
+        "index the packet reads, p4sim agrees (confirm: register-cells-as-read)."),
+}
+
+
 @dataclass
 class Outcome:
     passed: bool
@@ -140,19 +195,64 @@ class P4simReplay:
         value = dict(call.value) if isinstance(call.value, tuple) else call.value
         sw.direct_register_write(table, entries[0][0], value)
 
-    def run(self, test: GeneratedTest) -> Outcome:
-        """Fresh device, ``test``'s control-plane calls, its frame; P4Testgen's verdict."""
-        self.device.reset()
-        for call in test.calls:
-            try:
-                self._apply(call)
-            except (BfRuntimeError, SchemaError) as e:
-                return Outcome(False, f"control-plane call {call} failed: {e}")
+    def run(self, test: GeneratedTest, changes: ModelChanges = ModelChanges()) -> Outcome:
+        """Fresh device, ``test``'s control-plane calls, its frame; P4Testgen's verdict
+        (with ``changes``: as if p4sim had those simplifications of P4Testgen's model)."""
+        calls = list(test.calls)
+        if changes.register_cells_as_read:
+            calls = self._cells_where_read(test, calls, changes)
+            if isinstance(calls, Outcome):
+                return calls
+        failed = self._setup(calls, changes)
+        if failed:
+            return failed
         try:
             sent = self.device.inject(test.ingress_port, test.frame, timestamp_ns=0)
         except p4sim.P4SimError as e:
             return Outcome(False, f"p4sim raised {type(e).__name__}: {e}")
         return compare(test, sent, list(self.device.switch.drops))
+
+    def _setup(self, calls, changes: ModelChanges) -> Outcome | None:
+        self.device.reset()
+        if changes.no_recirculation:
+            self.device.switch.recirculation_ports = ()
+        for call in calls:
+            try:
+                self._apply(call)
+            except (BfRuntimeError, SchemaError) as e:
+                return Outcome(False, f"control-plane call {call} failed: {e}")
+        return None
+
+    def _cells_where_read(self, test: GeneratedTest, calls, changes: ModelChanges):
+        """``calls`` with each RegisterSet moved to the index the packet reads. A run
+        finds, per register, the one cell the packet stored into besides those set;
+        moving a cell can open a path to registers the run before did not reach (an
+        owner that now matches), so runs repeat until nothing moves."""
+        sets = [c for c in calls if isinstance(c, RegisterSet)]
+        names = {c.register: self.client.table(c.register).name.split(".", 1)[1]
+                 for c in sets}
+        for _ in range(len(sets) + 1):
+            failed = self._setup(calls, changes)
+            if failed:
+                return failed
+            sw = self.device.switch
+            before = {n: set(sw.register(n).data[0].cells) for n in names.values()}
+            try:
+                self.device.inject(test.ingress_port, test.frame, timestamp_ns=0)
+            except p4sim.P4SimError as e:
+                return Outcome(False, f"p4sim raised {type(e).__name__}: {e}")
+            moved, changed = [], False
+            for c in calls:
+                if isinstance(c, RegisterSet):
+                    name = names[c.register]
+                    new = set(sw.register(name).data[0].cells) - before[name]
+                    if len(new) == 1:
+                        c, changed = RegisterSet(c.register, new.pop(), c.value), True
+                moved.append(c)
+            calls = moved
+            if not changed:
+                break
+        return calls
 
 
 def replay_for_set(test_set) -> P4simReplay:

@@ -14,7 +14,7 @@ import pytest
 import p4sim
 import ptf_format
 import regen
-from p4sim_replay import P4simReplay, compare
+from p4sim_replay import ModelChanges, P4simReplay, compare
 from ptf_format import EntryAdd, ExpectedPacket, FormatError, RegisterParamSet, RegisterSet
 from test_p4testgen_on_softswitch import failed_tests
 from testgen_sets import (GENERATED, HANDWRITTEN, RUNS, TRIAGE_KINDS, load_sets, triage,
@@ -147,6 +147,7 @@ def test_every_triage_entry_names_existing_tests_and_gives_evidence():
         assert e.kind in TRIAGE_KINDS and set(e.runs) <= set(RUNS)
         assert len(e.reason) > 20 and len(e.evidence) > 20
         assert xfail_reason([e], e.test_set, e.tests[0], e.runs[0]).startswith(e.kind)
+        ModelChanges.named(e.confirm)       # raises on a name it does not know
 
 
 def test_triage_refuses_an_entry_without_evidence(tmp_path):
@@ -249,3 +250,23 @@ def test_p4testgens_own_programs_are_read_from_a_p4c_tree_never_copied(monkeypat
     monkeypatch.setenv("P4C_SRC", str(tmp_path))
     assert program_path(p4c_sets[0].program) == tmp_path / inside
     assert program_path("p4src/atp.p4") == regen.REPO / "p4src" / "atp.p4"
+
+
+def test_model_changes_are_named_as_triage_yaml_names_them():
+    assert ModelChanges.named(["no-recirculation"]) == ModelChanges(no_recirculation=True)
+    assert ModelChanges.named([]) == ModelChanges()
+    with pytest.raises(ValueError, match="no-recirculations"):
+        ModelChanges.named(["no-recirculations"])
+
+
+def test_register_cells_move_to_where_the_packet_reads(replay):
+    """Test1 spends the source's budget (used[171] = 3 = budget): the frame drops. The
+    cell set at another index leaves the budget whole and the frame goes out; moved back
+    to where the packet reads (its source's low 10 MAC bits), it drops again."""
+    t = HAND.read().tests[1]
+    assert t.expected is None and replay.run(t).passed
+    moved = [RegisterSet(c.register, 7, c.value) if isinstance(c, RegisterSet) else c
+             for c in t.calls]
+    elsewhere = dataclasses.replace(t, calls=tuple(moved))
+    assert not replay.run(elsewhere).passed
+    assert replay.run(elsewhere, ModelChanges(register_cells_as_read=True)).passed
