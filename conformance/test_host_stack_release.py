@@ -42,7 +42,7 @@ from atp_fixtures.report.artifacts import artifacts_root
 from host_stack.capture import read_pcap
 from host_stack.netns import unavailable_reason
 from host_stack.release_build import ReleaseBuildError, build_release, release_source
-from host_stack.release_judge import JUDGED, OBSERVED, TIMED, judge
+from atp_fixtures.oracles.release_judge import JUDGED, OBSERVED, TIMED, judge
 from host_stack.release_clock import missing_reason
 from host_stack.release_run import (
     SOFTSWITCH_CLOCK_RATE, TENSOR_ELEMENTS, THREADS, ReleaseRunError, run_release,

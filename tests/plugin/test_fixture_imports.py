@@ -232,3 +232,41 @@ def test_the_layer_check_finds_a_cycle_no_module_cycle_shows(tmp_path):
         "atp_fixtures.running.lockstep (line 2) imports atp_fixtures.oracles.comparator")
     (fake / "running" / "lockstep.py").write_text("import os\n")
     assert import_cycles(package_graph(import_graph(fake))[0]) == []
+
+
+# -- the product does not lean on the harness --------------------------------------------
+REPO = FIXTURES.parent
+PRODUCT = ("reference", "host_stack", "p4sim", "p4src", "bfruntime")
+
+
+def harness_imports(root: Path) -> list[str]:
+    """Every import of ``atp_fixtures`` in the modules under ``root`` (any import
+    statement, wherever it stands), as ``file:line module``."""
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+            names = ([node.module or ""] if isinstance(node, ast.ImportFrom)
+                     else [a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [])
+            found += [f"{path.relative_to(root.parent)}:{node.lineno} {n}"
+                      for n in names if n.split(".")[0] == "atp_fixtures"]
+    return found
+
+
+def test_no_product_module_imports_the_harness():
+    """The reference, the host stack, p4sim, the P4 control plane and the BfRuntime
+    client are what the suite tests and ships; the harness (``atp_fixtures``) judges
+    them. A product module that imports a judge couples the thing tested to its test
+    (the release's judge lived in host_stack/ until issue 35 moved it to oracles/)."""
+    found = [hit for package in PRODUCT if (REPO / package).is_dir()
+             for hit in harness_imports(REPO / package)]
+    assert not found, "product modules importing the harness:\n" + "\n".join(found)
+
+
+def test_the_product_check_sees_a_deferred_import(tmp_path):
+    (tmp_path / "host_stack").mkdir()
+    (tmp_path / "host_stack" / "x.py").write_text(
+        '"""mentions atp_fixtures.oracles in prose only"""\n\n\ndef f():\n'
+        "    from atp_fixtures.oracles import host_rules\n")
+    assert harness_imports(tmp_path / "host_stack") == [
+        "host_stack/x.py:5 atp_fixtures.oracles"]
