@@ -42,6 +42,7 @@ from atp_fixtures.report.artifacts import artifacts_root
 from host_stack.capture import read_pcap
 from host_stack.netns import unavailable_reason
 from host_stack.release_build import ReleaseBuildError, build_release, release_source
+from atp_fixtures.oracles.release_deviations import HOST_RULES_BROKEN, what
 from atp_fixtures.oracles.release_judge import JUDGED, OBSERVED, TIMED, judge
 from host_stack.release_clock import missing_reason
 from host_stack.release_run import (
@@ -232,15 +233,12 @@ def test_seq_counts_the_jobs_packets_across_tensors(frames):
 # ``hosts_lag``: what a real host's captures allow; 7.2's hole and 7.5's instant-by-
 # instant replays are not applied there). Each rule is asserted; where the release
 # deviates the test carries the deviation.
-MARKS = {
-    "3": pytest.mark.deviation("9.3", "the release's worker sends no gradient values"),
-    # P4mlManager's timeout branch resends only the lowest unacknowledged seq, or those
-    # below the first seq answered out of order, not every unacknowledged seq of the
-    # window (7.2): 315-419 violations in a 45 s slice at full speed, 240 with the
-    # release's clock slowed (deviation 9.14, rev. 4; docs/protocol.md D27 before it)
-    "7.2": pytest.mark.deviation("9.14", "a timeout resends only the lowest "
-                                         "unacknowledged seq, not the window"),
-}
+# (P4mlManager's timeout branch resends only the lowest unacknowledged seq, or those
+# below the first seq answered out of order, not every unacknowledged seq of the window:
+# 315-419 violations of 7.2 in a 45 s slice at full speed, 240 with the release's clock
+# slowed; deviation 9.14, rev. 4; docs/protocol.md D27 before it)
+MARKS = {rule: pytest.mark.deviation(section, what(section))
+         for rule, section in HOST_RULES_BROKEN.items()}
 HOST_RULES = [pytest.param(rule, marks=MARKS.get(rule, ())) for rule in JUDGED]
 
 

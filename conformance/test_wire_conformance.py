@@ -10,6 +10,7 @@ from hypothesis import given
 
 from atp_fixtures.running.closed_loop import within_pool
 from atp_fixtures.oracles.comparator import assert_matches, compare
+from atp_fixtures.oracles.release_deviations import SWITCH_TRACES, what
 from atp_fixtures.running.replay import replay
 from atp_fixtures.generation.shaping import under_profile
 from atp_fixtures.generation.strategies import scenarios
@@ -55,25 +56,12 @@ def test_generated_traces_replay_identically(scenario, target, profile):
     _replay_and_compare(trace, target, profile)
 
 
-# one spec trace per switch-visible deviation of section 9 (each has its release twin)
-SWITCH_DEVIATIONS = (
-    ("9.1", "rule-4.6-first-completing-overwrites-stale",
-     "a first arrival that also completes adds to stale values"),
-    ("9.4", "rule-5-leak-timeout", "there is no aggregator leak timeout"),
-    ("9.8", "rule-4.4-resend-flush-clears-ecn",
-     "the ECN register survives a resend flush"),
-    ("9.9", "rule-4.4-ecn-flag-from-updated-register",
-     "the ecn flag comes from the ECN register before the packet's update"),
-    ("9.11", "rule-4.3-agtr-outside-the-pool",
-     "nothing compares agtr with P: an agtr at or above P is aggregated"),
-    ("9.12", "rule-5-parameter-from-any-port",
-     "a parameter packet from a port that is no PS port of its job is dropped"),
-)
-
-
+# one spec trace per switch-visible deviation of section 9 (each has its release twin):
+# atp_fixtures.oracles.release_deviations.SWITCH_TRACES
 @pytest.mark.parametrize("name", [
-    pytest.param(name, marks=pytest.mark.deviation(section, why), id=f"{section}-{name}")
-    for section, name, why in SWITCH_DEVIATIONS])
+    pytest.param(name, marks=pytest.mark.deviation(section, what(section)),
+                 id=f"{section}-{name}")
+    for section, name in SWITCH_TRACES.items()])
 def test_switch_deviation_trace(name, corpus_dir, target, profile):
     """The spec's behaviour where the release's switch deviates: a strict xfail per
     deviation under --profile=atp-release, so a release that is fixed is noticed."""
