@@ -113,6 +113,11 @@ def assert_host_rules_and_exact_results(run: HostRun, timer: HostTimer | None = 
         assert_host_timing(TimedCapture.of(run), timer or host_stack_timer(run.timeout_us))
     assert_captured_host_rules(run)
     assert run.completed, run.summary()
+    unparsed = run.unparsed()
+    assert all(n == 0 for n in unparsed.values()), (
+        f"a worker received ATP frames it could not parse, or did not say how many "
+        f"(counters.malformed, host_stack/results.py): {unparsed}; the switch sent a "
+        f"malformed frame, or the host stack misreads a conformant one")
     packets = sum(t.packets * j.fan_in for j in run.scenario.jobs for t in j.tensors)
     assert run.counter("timeout_resends") <= STORM_RATIO * packets, (
         f"resend storm: {run.counter('timeout_resends')} timeout resends for {packets} "

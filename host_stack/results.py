@@ -9,6 +9,11 @@ A worker writes one JSON object::
 
 (one per seq of every iteration, in push order, for a job of several iterations)
 
+``counters`` holds at least ``malformed``: the ATP frames (ethertype 0x0700/0x0701)
+the host received and could not parse. A switch that conforms sends none, so the
+host-stack tests require it and require 0 (``HostRun.unparsed``); the rest are the
+stack's own (ours: the reference worker's, plus ``link_sent``/``link_received``).
+
 ``values`` are the aggregate as on the wire: int32 sums, or in float mode the float32
 bit patterns read as int32 (so the file is exact). An external host stack that writes
 this format is judged by the same tests (see ``fixtures/testbeds`` ``host_stack``).

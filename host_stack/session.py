@@ -103,6 +103,12 @@ class HostRun:
             return None if result is None else result.outcomes.get(key)
         return verify_outcomes(self.scenario, outcomes_of)
 
+    def unparsed(self) -> dict[str, int | None]:
+        """Per worker, the ATP frames it received and could not parse (counters
+        ``malformed``, host_stack/results.py); None where the result does not say."""
+        return {f"app {a} worker {w}": r.counters.get("malformed")
+                for (a, w), r in sorted(self.worker_results.items())}
+
     def counter(self, name: str) -> int:
         return sum(r.counters.get(name, 0) for r in self.worker_results.values())
 
