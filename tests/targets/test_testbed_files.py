@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from atp_fixtures.plugin import DEFAULT_CORPUS, too_many_switches_reason
+from atp_fixtures.plugin import DEFAULT_CORPUS
+from atp_fixtures.targets.capacity import too_many_switches_reason
 from atp_fixtures.targets.session import SessionState, switch_share
 from atp_fixtures.targets.testbed import PortSetup, load_testbed
 from atp_fixtures.targets import testbed as testbed_files
