@@ -17,8 +17,8 @@ from atp_fixtures.generation.shaping import hits_deviation_9_1, profile_scenario
 from atp_fixtures.generation.workloads import MODELS, model_job, workload_scenarios, zipf_job
 from reference.faults import FaultPlan, RandomFaults
 from atp_fixtures.generation.state_machine import (
-    I32_MAX, I32_MIN, GradientSpec, driver_switch_factory, machine_class,
-    make_switch_machine_test)
+    GradientSpec, driver_switch_factory, machine_class, make_switch_machine_test)
+from atp_fixtures.oracles.shadow_frames import I32_MAX, I32_MIN
 from atp_fixtures.targets.base import ATTRIBUTED_OUTPUT, READ_REGISTERS, TWO_LEVEL
 from reference.scenario import Scenario
 from reference.topology import Job, Rack, Tensor, Topology
