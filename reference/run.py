@@ -108,172 +108,215 @@ def run_scenario(scenario: Scenario, switch_factory: SwitchFactory | None = None
     :class:`SwitchModel`. A switch under test can stand in for it if it offers the same
     ``process``/``teardown_job``/``snapshot``/``occupied``/``counters``. ``stop`` ends
     the run early (status "stopped") once it holds: a checker that has already seen the
-    switch under test go wrong gains nothing from the rest of the run."""
-    profile = profile_named(scenario.profile)
-    topo = scenario.topology
-    probe = probe_app_id(scenario.jobs)
-    configs = build_switch_configs(
-        topo, scenario.jobs, pool_size=scenario.pool_size,
-        aggregator_timeout_ns=scenario.aggregator_timeout_ns,
-        ecn_threshold=scenario.ecn_threshold, probe=probe)
-    rng = random.Random(scenario.seed)
-    injector = FaultInjector(scenario.faults, rng)
-    net = Network(injector, scenario.link_latency_ns)
+    switch under test go wrong gains nothing from the rest of the run.
 
-    factory = switch_factory or SwitchModel
-    for name, config in configs.items():
-        net.add_switch(name, factory(config, profile))
-    for r, rack in enumerate(topo.racks):
-        for host in rack.hosts:
-            net.add_host(host)
-            net.connect(host, 0, rack.name, topo.host_port(host))
-        for o in range(r + 1, len(topo.racks)):
-            net.connect(rack.name, topo.uplink_port(o), topo.racks[o].name,
-                        topo.uplink_port(r))
+    The steps, in order: build the network (switches, hosts, links, queues), attach the
+    PSes and workers (each worker starts at time 0), schedule the kills, teardowns and
+    checkpoints, run until every job is done or killed (then let frames in flight land),
+    collect the Run."""
+    run = _ScenarioRun(scenario, switch_factory or SwitchModel)
+    run.build_network()
+    run.attach_hosts()
+    run.schedule_kills()
+    run.schedule_checkpoints()
+    status = run.run_until_done(stop or (lambda: False))
+    return run.collect(status)
 
-    congestion = scenario.congestion
-    if congestion:
-        def depth(switch: str, now: int) -> int:
-            return max((c.depth for c in congestion
-                        if c.switch == switch and c.start_ns <= now < c.end_ns), default=0)
-        net.queue_depth = depth
 
-    occupancy: list[tuple[int, str, int]] = []
-    last_occupied: dict[str, int] = {}
-    retakes: list[tuple[int, str, int, int]] = []
-    pses: dict[tuple[int, int], ParameterServer] = {}
+class _Occupancy:
+    """Each switch's owned aggregators over time, and the stragglers that re-took one:
+    a gradient of a seq its PS had already completed that made the count grow."""
 
-    def record_occupancy(name: str, switch: SwitchModel, frame: bytes | None = None) -> None:
+    def __init__(self, net: Network, profile: Profile,
+                 pses: dict[tuple[int, int], ParameterServer]):
+        self.net, self.profile, self.pses = net, profile, pses
+        self.series: list[tuple[int, str, int]] = []
+        self.last: dict[str, int] = {}
+        self.retakes: list[tuple[int, str, int, int]] = []
+
+    def record(self, name: str, switch: SwitchModel, frame: bytes | None = None) -> None:
         occupied = switch.occupied
-        if occupied is not None and last_occupied.get(name) != occupied:
-            grown = occupied - last_occupied.get(name, 0)
-            last_occupied[name] = occupied
-            occupancy.append((net.now, name, occupied))
+        if occupied is not None and self.last.get(name) != occupied:
+            grown = occupied - self.last.get(name, 0)
+            self.last[name] = occupied
+            self.series.append((self.net.now, name, occupied))
             if grown > 0 and frame is not None:
-                straggler = completed_gradient(frame)
+                straggler = self.completed_gradient(frame)
                 if straggler is not None:
-                    retakes.extend([(net.now, name, *straggler)] * grown)
+                    self.retakes.extend([(self.net.now, name, *straggler)] * grown)
 
-    def completed_gradient(frame: bytes) -> tuple[int, int] | None:
+    def completed_gradient(self, frame: bytes) -> tuple[int, int] | None:
         """(app_id, seq) if ``frame`` is a gradient of a seq its PS already completed."""
         ethertype = frame[12] << 8 | frame[13]
         if ethertype not in (ETHERTYPE_ATP, ETHERTYPE_ATP_TWO_LEVEL):
             return None
         packet = decode(frame)
-        ps = pses.get((packet.app_id, packet.ps_index))
+        ps = self.pses.get((packet.app_id, packet.ps_index))
         if packet.flags & FLAG_ACK or ps is None:
             return None
-        if not ps.has_completed(key_on_wire(packet.key, profile), packet.seq):
+        if not ps.has_completed(key_on_wire(packet.key, self.profile), packet.seq):
             return None
         return packet.app_id, packet.seq
 
-    net.on_switch_processed = lambda name, switch: record_occupancy(
-        name, switch, net.logs[name].ingress[-1].frame)
 
-    registry = IndexRegistry(scenario.pool_size,
-                             None if profile.ps_first_unused_index else scenario.seed)
-    workers: dict[tuple[int, int], Worker] = {}
-    for job in scenario.jobs:
-        layout = JobLayout(job, topo)
-        slots = slot_indexes(job.app_id, job.window, scenario.pool_size)
-        registry.claim(slots)
-        ps_macs = [topo.host_mac(h) for h in job.pses]
-        for i, host in enumerate(job.pses):
-            ps = ParameterServer(job, i, layout, topo.host_mac(host), profile, registry,
-                                 scenario.t_stale_ns)
-            pses[(job.app_id, i)] = ps
-            net.attach(host, ps)
-        pushes = scenario.pushes(job)
-        for w, host in enumerate(job.workers):
-            worker = Worker(job, w, layout, topo.host_mac(host), ps_macs, slots,
-                            scenario.pool_size,
-                            [(t.key, data[w]) for _, t, data in pushes], profile)
-            workers[(job.app_id, w)] = worker
-            net.attach(host, worker)
+class _ScenarioRun:
+    """One run of :func:`run_scenario`, step by step (each step a method, in order)."""
 
-            def start(h=host, wk=worker):
-                net.send_from_host(h, wk.start(net.now))
-                net.arm_timer(h, wk)
-            net.at(0, start)
+    def __init__(self, scenario: Scenario, factory: SwitchFactory):
+        self.scenario = scenario
+        self.factory = factory
+        self.profile = profile_named(scenario.profile)
+        self.topo = scenario.topology
+        self.probe = probe_app_id(scenario.jobs)
+        self.injector = FaultInjector(scenario.faults, random.Random(scenario.seed))
+        self.net = Network(self.injector, scenario.link_latency_ns)
+        self.pses: dict[tuple[int, int], ParameterServer] = {}
+        self.workers: dict[tuple[int, int], Worker] = {}
+        self.occupancy = _Occupancy(self.net, self.profile, self.pses)
+        self.killed: set[int] = set()
+        self.checkpoints: dict[int, dict[str, tuple[int, Snapshot]]] = {}
+        self.finished_at: dict[int, int] = {}
 
-    killed: set[int] = set()
-    for kill in scenario.kills:
-        def die(app_id=kill.app_id):
-            killed.add(app_id)
-            for (a, _), wk in workers.items():
-                if a == app_id:
-                    wk.killed = True
-            for (a, _), ps in pses.items():
-                if a == app_id:
-                    ps.killed = True
-        net.at(kill.at_ns, die)
-        if kill.teardown_after_ns is not None:
-            def teardown(app_id=kill.app_id):
-                for name, switch in net.switches.items():
-                    if getattr(switch, "teardown_job", None) is not None:
-                        switch.teardown_job(app_id)
-                    record_occupancy(name, switch)
-            net.at(kill.at_ns + kill.teardown_after_ns, teardown)
+    def build_network(self) -> None:
+        """A switch per rack (the factory's), hosts on their ports, racks fully meshed
+        by their uplinks, the scenario's congestion as egress queue depths."""
+        scenario, topo, net = self.scenario, self.topo, self.net
+        configs = build_switch_configs(
+            topo, scenario.jobs, pool_size=scenario.pool_size,
+            aggregator_timeout_ns=scenario.aggregator_timeout_ns,
+            ecn_threshold=scenario.ecn_threshold, probe=self.probe)
+        for name, config in configs.items():
+            net.add_switch(name, self.factory(config, self.profile))
+        for r, rack in enumerate(topo.racks):
+            for host in rack.hosts:
+                net.add_host(host)
+                net.connect(host, 0, rack.name, topo.host_port(host))
+            for o in range(r + 1, len(topo.racks)):
+                net.connect(rack.name, topo.uplink_port(o), topo.racks[o].name,
+                            topo.uplink_port(r))
+        congestion = scenario.congestion
+        if congestion:
+            def depth(switch: str, now: int) -> int:
+                return max((c.depth for c in congestion
+                            if c.switch == switch and c.start_ns <= now < c.end_ns),
+                           default=0)
+            net.queue_depth = depth
+        net.on_switch_processed = lambda name, switch: self.occupancy.record(
+            name, switch, net.logs[name].ingress[-1].frame)
 
-    checkpoints: dict[int, dict[str, tuple[int, Snapshot]]] = {}
-    for t in scenario.checkpoints_ns:
-        def snap(t=t):
-            checkpoints[t] = {n: (len(net.logs[n].ingress), s.snapshot())
-                              for n, s in net.switches.items()}
-        net.at(t, snap)
-
-    finished_at: dict[int, int] = {}
-    app_ids = [job.app_id for job in scenario.jobs]
-
-    def all_done() -> bool:
+    def attach_hosts(self) -> None:
+        """Each job's PSes and workers on their hosts; every worker starts at time 0."""
+        scenario, topo, net = self.scenario, self.topo, self.net
+        registry = IndexRegistry(scenario.pool_size,
+                                 None if self.profile.ps_first_unused_index else scenario.seed)
         for job in scenario.jobs:
+            layout = JobLayout(job, topo)
+            slots = slot_indexes(job.app_id, job.window, scenario.pool_size)
+            registry.claim(slots)
+            ps_macs = [topo.host_mac(h) for h in job.pses]
+            for i, host in enumerate(job.pses):
+                ps = ParameterServer(job, i, layout, topo.host_mac(host), self.profile,
+                                     registry, scenario.t_stale_ns)
+                self.pses[(job.app_id, i)] = ps
+                net.attach(host, ps)
+            pushes = scenario.pushes(job)
+            for w, host in enumerate(job.workers):
+                worker = Worker(job, w, layout, topo.host_mac(host), ps_macs, slots,
+                                scenario.pool_size,
+                                [(t.key, data[w]) for _, t, data in pushes], self.profile)
+                self.workers[(job.app_id, w)] = worker
+                net.attach(host, worker)
+
+                def start(h=host, wk=worker):
+                    net.send_from_host(h, wk.start(net.now))
+                    net.arm_timer(h, wk)
+                net.at(0, start)
+
+    def schedule_kills(self) -> None:
+        """A killed job's hosts stop; its control-plane teardown follows if given."""
+        net = self.net
+        for kill in self.scenario.kills:
+            def die(app_id=kill.app_id):
+                self.killed.add(app_id)
+                for (a, _), wk in self.workers.items():
+                    if a == app_id:
+                        wk.killed = True
+                for (a, _), ps in self.pses.items():
+                    if a == app_id:
+                        ps.killed = True
+            net.at(kill.at_ns, die)
+            if kill.teardown_after_ns is not None:
+                def teardown(app_id=kill.app_id):
+                    for name, switch in net.switches.items():
+                        if getattr(switch, "teardown_job", None) is not None:
+                            switch.teardown_job(app_id)
+                        self.occupancy.record(name, switch)
+                net.at(kill.at_ns + kill.teardown_after_ns, teardown)
+
+    def schedule_checkpoints(self) -> None:
+        """At each checkpoint, every switch's registers and how many frames it had."""
+        net = self.net
+        for t in self.scenario.checkpoints_ns:
+            def snap(t=t):
+                self.checkpoints[t] = {n: (len(net.logs[n].ingress), s.snapshot())
+                                       for n, s in net.switches.items()}
+            net.at(t, snap)
+
+    def all_done(self) -> bool:
+        """Every job finished (noting when) or killed."""
+        for job in self.scenario.jobs:
             a = job.app_id
-            if a in finished_at or a in killed:
+            if a in self.finished_at or a in self.killed:
                 continue
-            if all(workers[(a, w)].finished for w in range(job.fan_in)):
-                finished_at[a] = net.now
+            if all(self.workers[(a, w)].finished for w in range(job.fan_in)):
+                self.finished_at[a] = self.net.now
             else:
                 return False
         return True
 
-    stopped = stop or (lambda: False)
-    status = net.run(lambda: stopped() or all_done(), scenario.max_time_ns,
-                     scenario.max_events)
-    if status == "done" and not stopped():
-        # let frames still in flight land (late duplicates and the like)
-        net.run(stopped, scenario.max_time_ns, scenario.max_events)
-    if stopped():
-        status = "stopped"
-    unfinished = [a for a in app_ids if a not in finished_at and a not in killed]
+    def run_until_done(self, stopped: Callable[[], bool]) -> str:
+        """The event loop until every job is done (then until frames in flight land),
+        ``stopped`` holds, or the budget is spent; the run's status."""
+        scenario, net = self.scenario, self.net
+        status = net.run(lambda: stopped() or self.all_done(), scenario.max_time_ns,
+                         scenario.max_events)
+        if status == "done" and not stopped():
+            # let frames still in flight land (late duplicates and the like)
+            net.run(stopped, scenario.max_time_ns, scenario.max_events)
+        return "stopped" if stopped() else status
 
-    counters: Counter = Counter()
-    for switch in net.switches.values():
-        for k, v in switch.counters.items():
-            counters[f"switch.{k}"] += v
-    for wk in workers.values():
-        for k, v in wk.counters.items():
-            counters[f"worker.{k}"] += v
-    for ps in pses.values():
-        for k, v in ps.counters.items():
-            counters[f"ps.{k}"] += v
-    counters["faults"] = len(injector.log)
-    counters["straggler_retakes"] = len(retakes)
-
-    worker_results = {}
-    worker_outcomes = {}
-    for (a, w), wk in workers.items():
-        worker_results[(a, w)] = {k: wk.tensor_result(k) for k in wk.done}
-        worker_outcomes[(a, w)] = {k: list(v) for k, v in wk.outcomes.items()}
-    ps_results = {key: {ks: ps.result(*ks) for ks in ps.completed()}
-                  for key, ps in pses.items()}
-
-    return Run(
-        scenario=scenario, status=status,
-        time_ns=max(finished_at.values(), default=0) if status == "done" else net.now, events=net.events,
-        logs=net.logs, checkpoints=checkpoints,
-        final_registers={n: s.snapshot() for n, s in net.switches.items()},
-        worker_results=worker_results, worker_outcomes=worker_outcomes,
-        ps_results=ps_results, counters=counters, occupancy=occupancy,
-        finished_at=finished_at, killed=killed, unfinished=unfinished,
-        fault_log=injector.log, retakes=retakes, switches=dict(net.switches),
-        probe_app_id=probe, end_ns=net.now)
+    def collect(self, status: str) -> Run:
+        """The Run: results, outcomes, counters, logs, registers, occupancy."""
+        net, workers, pses = self.net, self.workers, self.pses
+        app_ids = [job.app_id for job in self.scenario.jobs]
+        unfinished = [a for a in app_ids
+                      if a not in self.finished_at and a not in self.killed]
+        counters: Counter = Counter()
+        for switch in net.switches.values():
+            for k, v in switch.counters.items():
+                counters[f"switch.{k}"] += v
+        for wk in workers.values():
+            for k, v in wk.counters.items():
+                counters[f"worker.{k}"] += v
+        for ps in pses.values():
+            for k, v in ps.counters.items():
+                counters[f"ps.{k}"] += v
+        counters["faults"] = len(self.injector.log)
+        counters["straggler_retakes"] = len(self.occupancy.retakes)
+        worker_results = {(a, w): {k: wk.tensor_result(k) for k in wk.done}
+                          for (a, w), wk in workers.items()}
+        worker_outcomes = {(a, w): {k: list(v) for k, v in wk.outcomes.items()}
+                           for (a, w), wk in workers.items()}
+        ps_results = {key: {ks: ps.result(*ks) for ks in ps.completed()}
+                      for key, ps in pses.items()}
+        done = status == "done"
+        return Run(
+            scenario=self.scenario, status=status,
+            time_ns=max(self.finished_at.values(), default=0) if done else net.now,
+            events=net.events, logs=net.logs, checkpoints=self.checkpoints,
+            final_registers={n: s.snapshot() for n, s in net.switches.items()},
+            worker_results=worker_results, worker_outcomes=worker_outcomes,
+            ps_results=ps_results, counters=counters, occupancy=self.occupancy.series,
+            finished_at=self.finished_at, killed=self.killed, unfinished=unfinished,
+            fault_log=self.injector.log, retakes=self.occupancy.retakes,
+            switches=dict(net.switches), probe_app_id=self.probe, end_ns=net.now)
