@@ -238,3 +238,21 @@ def test_timer_backs_off_without_progress_and_resets_on_a_frame():
     # the frame at 16T reset the back-off: the next expiry is T after it
     after = [t for t in app.expiries if t > 16 * T]
     assert after and after[0] - 16 * T <= T + 2, app.expiries
+
+
+def test_a_launcher_job_the_scenario_rules_refuse_is_a_role_error():
+    """``single_job`` turns Job.validate's ValueError into a RoleError (a user error the
+    launcher prints without a traceback)."""
+    from host_stack.roles import single_job
+    with pytest.raises(RoleError, match="window S must be in 1..65535, got 0"):
+        single_job(1, 2, 1, 0, scale=1.0, congestion_control=False)
+
+
+@pytest.mark.parametrize("value", ["0", "-5"])
+def test_the_ps_refuses_a_t_stale_that_is_not_positive(value, capsys):
+    from host_stack.ps import main
+    with pytest.raises(SystemExit) as exit_:
+        main(["--scenario", "s.json", "--host", "h0", "--iface", "lo",
+              "--t-stale-ms", value])
+    assert exit_.value.code == 2
+    assert "--t-stale-ms must be positive" in capsys.readouterr().err
