@@ -100,12 +100,14 @@ class PtfSession:
         self._work = work
         self._runs = 0
 
-    def run(self, test_dir: Path, specs: tuple[str, ...] = ()) -> PtfResult:
-        """ptf over ``test_dir`` (only ``specs``, ptf's test names, if given)."""
+    def run(self, test_dir: Path, specs: tuple[str, ...] = (),
+            timeout_s: float = PTF_TIMEOUT_S) -> PtfResult:
+        """ptf over ``test_dir`` (only ``specs``, ptf's test names, if given), killed
+        after ``timeout_s``."""
         self._runs += 1
         cmd = ptf_command(test_dir, self._sde_python, self._ptf_side, self.address,
                           self._work / f"{self.p4_name}-ptf-{self._runs}.log") + list(specs)
-        r = subprocess.run(cmd, capture_output=True, text=True, timeout=PTF_TIMEOUT_S,
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout_s,
                            cwd=self._work)
         return PtfResult(r.returncode, r.stdout + r.stderr, cmd)
 
