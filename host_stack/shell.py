@@ -9,6 +9,7 @@ protocol rule (window, resends, float requests, AIMD, PS dedupe) has one owner.
 
 from __future__ import annotations
 
+import sys
 import time
 from typing import Callable
 
@@ -18,6 +19,7 @@ from reference.wire import WireError
 from host_stack.link import PacketLink
 
 MAX_BACKOFF_NS = 1_000_000_000
+MALFORMED_LOGGED = 5          # frames a host names in its log before it only counts
 
 
 def next_backoff(backoff_ns: int, heard: bool, interval_ns: int) -> int:
@@ -104,8 +106,11 @@ class HostLoop:
                 self.heard_frame()
                 try:
                     out = app.on_frame(frame, clock())
-                except WireError:
+                except WireError as exc:
                     self.malformed += 1
+                    if self.malformed <= MALFORMED_LOGGED:
+                        print(f"malformed frame {self.malformed} ({len(frame)} bytes, "
+                              f"{frame[:48].hex()}...): {exc}", file=sys.stderr, flush=True)
                     continue
                 if out:
                     self.send(out)
