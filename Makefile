@@ -112,6 +112,7 @@ constraints: $(VENV)/.installed
 RUN_OUTPUTS := reports/allure-results reports/allure-results-release \
 	reports/allure-results-host-stack reports/allure-results-real-packets \
 	reports/allure-results-softswitch reports/summary-softswitch.json \
+	reports/summary-softswitch-hosts.json \
 	reports/allure-report reports/artifacts reports/summary.json \
 	reports/summary-tofino-model.json reports/p4-coverage-spec.json \
 	reports/p4-coverage-atp-release.json reports/campaign reports/mutation.json \
