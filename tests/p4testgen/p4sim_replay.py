@@ -68,7 +68,7 @@ CHANGE_REASONS = {
         "port (68 in pipe 0) is its output on port 68, where a Tofino (and p4sim) runs it "
         "through ingress again and sends the second pass's frame elsewhere or drops it.",
         "p4c backends/p4tools/modules/testgen/targets/tofino/tofino/cmd_stepper.cpp "
-        "(\"TODO: If egress port is in loopback mode, we should restart Ingress\"); "
+        "(its note that a port in loopback mode should restart ingress, not done); "
         "docs/p4testgen.md, P4Testgen's Tofino model; confirmed: with recirculation off "
         "p4sim agrees (confirm: no-recirculation)."),
     "register-cells-as-read": (
