@@ -3,6 +3,13 @@
 A classic BPF filter keeps only ethertypes 0x0700/0x0701 in the kernel, so a host never
 wakes up for neighbour discovery or other noise, and ``PACKET_IGNORE_OUTGOING`` keeps
 a host from reading its own transmissions back.
+
+The socket is opened with protocol 0 (it hears nothing) and gets its filter before it is
+bound to the interface with ``ETH_P_ALL``: a socket opened with ``ETH_P_ALL`` hears every
+interface of the namespace until it is bound, unfiltered until the filter is attached,
+and keeps what it heard. So a host starting while its namespace had traffic (its own
+``lo``, IPv6 neighbour discovery) found non-ATP frames queued and counted them malformed
+(``tests/host_stack/test_link.py`` reproduces it: 623 stray frames in 300 opens).
 """
 
 from __future__ import annotations
@@ -57,7 +64,7 @@ class PacketLink:
                  timestamps: bool = False):
         self.iface = iface
         try:
-            sock = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL))
+            sock = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, 0)
         except PermissionError as exc:
             raise LinkError(f"cannot open an AF_PACKET socket ({exc}); raw sockets need "
                             f"root or CAP_NET_RAW") from None
@@ -71,7 +78,7 @@ class PacketLink:
                 sock.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, SOCKET_BUFFER)
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SOCKET_BUFFER)
-            sock.bind((iface, ETH_P_ALL))
+            sock.bind((iface, ETH_P_ALL))  # hears from here on (Python swaps the bytes)
         except OSError as exc:
             sock.close()
             raise LinkError(f"cannot bind to interface {iface!r}: {exc.strerror or exc}; "

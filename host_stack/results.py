@@ -11,9 +11,8 @@ A worker writes one JSON object::
 
 ``counters`` holds at least ``malformed``: the ATP frames (ethertype 0x0700/0x0701)
 the host received and could not handle. A switch that conforms sends none: the
-host-stack tests require the count (``HostRun.unparsed``) and warn when it is above 0
-(conformance/test_host_stack.py says why not yet fail); the rest are the stack's own
-(ours: the reference worker's, plus ``link_sent``/``link_received``).
+host-stack tests require the count (``HostRun.unparsed``) and require it 0; the rest
+are the stack's own (ours: the reference worker's, plus ``link_sent``/``link_received``).
 
 ``values`` are the aggregate as on the wire: int32 sums, or in float mode the float32
 bit patterns read as int32 (so the file is exact). An external host stack that writes

@@ -111,9 +111,11 @@ class _Port:
         self.stats = PortStats()
 
     def open(self) -> None:
-        s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL))
+        # protocol 0 until bound: a socket opened with ETH_P_ALL hears every interface
+        # of the namespace until bind(), and would hand another port's frames to this one
+        s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, 0)
         try:
-            s.bind((self.ifname, 0))
+            s.bind((self.ifname, ETH_P_ALL))
             ifindex = socket.if_nametoindex(self.ifname)
             mreq = struct.pack("iHH8s", ifindex, PACKET_MR_PROMISC, 0, b"")
             s.setsockopt(SOL_PACKET, PACKET_ADD_MEMBERSHIP, mreq)
