@@ -152,6 +152,64 @@ def test_suite_plugin_orders_and_records_the_first_failure(pytester):
     assert list(got["outcomes"]) == ["test_x.py::test_a", "test_x.py::test_c", "test_x.py::test_b"]
 
 
+def test_suite_plugin_leaves_out_the_bridged_host_stack_tests(pytester):
+    """A test through the host-stack ``fabric`` crosses a Linux bridge on the p4sim
+    target: the mutant never sees its frames, so the suite does not spend its time."""
+    pytester.makepyfile(test_y="""
+        import pytest
+        @pytest.fixture
+        def fabric(): return "bridge"
+        def test_program(): pass
+        def test_hosts(fabric): assert 0, "would cost a survivor's time"
+    """)
+    from atp_fixtures.mutation.suite_plugin import MutantSuitePlugin
+    result_file = pytester.path / "r.json"
+    run = pytester.inline_run("-p", "no:cacheprovider", plugins=[
+        MutantSuitePlugin(None, result_file)])
+    run.assertoutcome(passed=1)
+    assert [i.nodeid for i in run.getcalls("pytest_deselected")[0].items] == [
+        "test_y.py::test_hosts"]
+    assert json.loads(result_file.read_text())["outcomes"] == {"test_y.py::test_program": "passed"}
+
+
+COLLECT_WITH_THE_PLUGIN = r"""
+import json, sys, pytest
+from pathlib import Path
+from atp_fixtures.mutation.suite_plugin import MutantSuitePlugin
+left_out = []
+class Recorder:
+    def pytest_deselected(self, items):
+        left_out.extend(i.nodeid for i in items)
+kept = []
+class Kept:
+    def pytest_collection_finish(self, session):
+        kept.extend(i.nodeid for i in session.items)
+status = pytest.main(["conformance", "--target=p4sim", "--collect-only", "-q", "-n", "0",
+                      "-p", "no:cacheprovider"],
+                     plugins=[MutantSuitePlugin(None, Path(sys.argv[1])), Recorder(), Kept()])
+print(json.dumps({"status": int(status), "left_out": left_out, "kept": kept}))
+"""
+
+
+def test_the_bridged_tests_left_out_are_the_host_stack_modules(tmp_path):
+    """On the real suite: what the plugin leaves out is the host-stack modules' tests
+    (the release module's that need the softswitch stay: they skip on p4sim), and
+    nothing of the modules that run the program."""
+    done = subprocess.run([sys.executable, "-c", COLLECT_WITH_THE_PLUGIN,
+                           str(tmp_path / "r.json")], cwd=ROOT, capture_output=True,
+                          text=True, timeout=300)
+    got = json.loads(done.stdout.strip().splitlines()[-1])
+    assert got["status"] == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    modules = {n.split("::")[0] for n in got["left_out"]}
+    assert modules == {"conformance/test_host_stack.py",
+                       "conformance/test_host_stack_external.py",
+                       "conformance/test_host_stack_release.py"}, sorted(modules)
+    assert not any(n.startswith(("conformance/test_host_stack.py",
+                                 "conformance/test_host_stack_external.py"))
+                   for n in got["kept"])
+    assert len(got["kept"]) > 100
+
+
 @pytest.mark.slow
 def test_a_run_kills_a_mutant_and_writes_its_verdict(tmp_path):
     """The whole command on one mutant (the claim condition negated), its baseline taken
