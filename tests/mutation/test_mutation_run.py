@@ -98,6 +98,26 @@ def test_worker_drops_an_equivalent_mutant_without_running_the_suite(tmp_path):
     assert verdict["status"] == "equivalent" and "tests_run" not in verdict
 
 
+def test_the_pipes_stage_kills_what_only_pipe_1_runs(tmp_path):
+    """The parser state of pipe 1 given pipe 0's recirculation port: the suite's own
+    ports are pipe 0's, so only the pipes stage (test_pipes.py with --pipes 4) sees it."""
+    program = ProgramUnderTest(ATP_PROGRAM, [], {}, "tofino")
+    m = next(m for m in generate(str(ATP_PROGRAM), [], program.build_defines())
+             if m.id == "constant@parser.p4:59:40#2")
+    assert "0x080" in m.description
+    work = tmp_path / "w"
+    work.mkdir()
+    program.write_mutant(program.copy_to(work), m)
+    job = {"workdir": str(work), "result": str(tmp_path / "result.json"),
+           "program": program.to_json(), "mutant": mutant_job(m), "pytest_args": []}
+    (tmp_path / "job.json").write_text(json.dumps(job))
+    subprocess.run([sys.executable, "-m", "atp_fixtures.mutation.worker",
+                    str(tmp_path / "job.json"), "--stage", "pipes"], cwd=ROOT,
+                   capture_output=True, timeout=600)
+    first = json.loads((work / "suite-pipes.json").read_text())["first_failure"]
+    assert first["test"].startswith("conformance/test_pipes.py::"), first
+
+
 def test_declarations_need_a_reason_and_known_builds(tmp_path):
     bad = tmp_path / "eq.yaml"
     bad.write_text("equivalent:\n  del_stmt@atp.p4:1:1#0: {builds: [wide]}\n")
