@@ -118,6 +118,47 @@ def test_the_pipes_stage_kills_what_only_pipe_1_runs(tmp_path):
     assert first["test"].startswith("conformance/test_pipes.py::"), first
 
 
+def _listed(args: list[str]) -> list[str]:
+    done = subprocess.run([sys.executable, "-m", "atp_fixtures.mutation", "list", *args],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return [line.split("\t")[0] for line in done.stdout.splitlines()
+            if not line.startswith("#")]
+
+
+def test_shards_split_the_seeded_order_between_them(tmp_path):
+    (tmp_path / "small.p4").write_text(SMALL)
+    base = ["--program", str(tmp_path / "small.p4"), "--p4-build", "wide"]
+    whole = _listed(base)
+    shards = [_listed(base + ["--shard", f"{i}/3"]) for i in (1, 2, 3)]
+    assert sorted(sum(shards, [])) == sorted(whole)
+    assert shards[1] == whole[1::3]
+    bad = subprocess.run([sys.executable, "-m", "atp_fixtures.mutation", "list", *base,
+                          "--shard", "0/3"], cwd=ROOT, capture_output=True, text=True)
+    assert bad.returncode == 2 and "expected I/N" in bad.stderr
+
+
+def test_report_merges_shards_and_mutants_judged_again(tmp_path):
+    def results(path, mutants):
+        path.write_text(json.dumps({"seed": 31, "builds": {"tofino": {
+            "program": "p4src/atp.p4", "defines": {}, "by_operator": {"constant": {"generated": 3}},
+            "cost": {"wall_seconds": 100.0}, "complete": False,
+            "mutants": [{"id": i, "operator": "constant", "status": st} for i, st in mutants]}}}))
+    results(tmp_path / "a.json", [("m1", "killed"), ("m2", "survived")])
+    results(tmp_path / "b.json", [("m3", "killed")])
+    results(tmp_path / "again.json", [("m2", "killed")])
+    out = tmp_path / "merged.json"
+    done = subprocess.run([sys.executable, "-m", "atp_fixtures.mutation", "report",
+                           str(tmp_path / "a.json"), str(tmp_path / "b.json"),
+                           str(tmp_path / "again.json"), "--out", str(out)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    tofino = json.loads(out.read_text())["builds"]["tofino"]
+    assert {m["id"]: m["status"] for m in tofino["mutants"]} == {
+        "m1": "killed", "m2": "killed", "m3": "killed"}
+    assert tofino["counts"]["killed"] == 3 and tofino["cost"]["wall_seconds"] == 100.0
+
+
 def test_declarations_need_a_reason_and_known_builds(tmp_path):
     bad = tmp_path / "eq.yaml"
     bad.write_text("equivalent:\n  del_stmt@atp.p4:1:1#0: {builds: [wide]}\n")
