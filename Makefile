@@ -76,7 +76,7 @@ p4testgen-ptf: $(VENV)/.installed
 # on the softswitch (needs root): every mutant, hours; SAMPLE=n SEED=s for a sample.
 # Report: reports/host-mutation/report.json; see docs/host-mutation.md
 host-mutation: $(VENV)/.installed
-	$(PY) -m tests.mutation.host_mutation $(if $(SAMPLE),--sample $(SAMPLE) --seed $(or $(SEED),0))
+	$(PY) -m tests.mutation.host_mutation $(if $(SAMPLE),--sample $(SAMPLE) --seed $(or $(SEED),0)) $(if $(SHARD),--shard $(SHARD))
 
 # ATP training over veths and network namespaces (needs root); see host_stack/demo.py
 demo: $(VENV)/.installed

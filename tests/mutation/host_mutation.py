@@ -3,6 +3,7 @@ cosmic-ray, judged by the host-stack conformance module on the softswitch.
 
     python -m tests.mutation.host_mutation                      # every mutant (hours)
     python -m tests.mutation.host_mutation --sample 4 --seed 7  # a sample (CI)
+    python -m tests.mutation.host_mutation --shard 2/3          # a third, on one machine
 
 What is mutated: the code our host processes run, ``host_stack/{shell,roles,worker,ps}.py``
 and the reference worker and PS they drive (``reference/worker.py``, ``reference/ps.py``).
@@ -125,10 +126,12 @@ def prepare(workdir: Path) -> tuple[Path, Path, Path]:
 
 
 def select(code: Path, session: Path, sample: int | None, seed: int,
-           only: set[str] | None = None) -> int:
+           only: set[str] | None = None, shard: tuple[int, int] | None = None) -> int:
     """Skip the operators not kept and, for a sample, every mutant not drawn (a sample
     draws from the mutants not declared equivalent: their survival is known); with
-    ``only``, every mutant not named there. The number of mutants left to run."""
+    ``only``, every mutant not named there; with ``shard`` (I, N), every mutant but each
+    N-th of the rest in ``seed``'s order from the I-th (one part per machine). The
+    number of mutants left to run."""
     skipped = WorkResult(worker_outcome=WorkerOutcome.SKIPPED, output="not selected")
     equivalent = declared()
     with use_db(str(session), WorkDB.Mode.open) as db:
@@ -145,6 +148,13 @@ def select(code: Path, session: Path, sample: int | None, seed: int,
             chosen = set(random.Random(seed).sample(left, sample))
             drop += [j for j in left if j not in chosen]
             left = sorted(chosen)
+        if shard is not None:
+            index, count = shard
+            order = sorted(left)
+            random.Random(seed).shuffle(order)
+            mine = set(order[index - 1::count])
+            drop += [j for j in left if j not in mine]
+            left = sorted(mine)
         db.set_multiple_results(drop, skipped)
     return len(left)
 
@@ -189,7 +199,8 @@ def summarize(found: list[dict], equivalent: dict[str, str]) -> dict:
 
 
 def run(workdir: Path, sample: int | None, seed: int, report, *,
-        check_intact: bool = True, only: set[str] | None = None) -> int:
+        check_intact: bool = True, only: set[str] | None = None,
+        shard: tuple[int, int] | None = None) -> int:
     if shutil.which("cosmic-ray", path=str(Path(sys.executable).parent)) is None:
         raise MutationRunError("cosmic-ray is not installed in this environment "
                                "(pip install -c constraints.txt -e '.[mutation]')")
@@ -198,7 +209,7 @@ def run(workdir: Path, sample: int | None, seed: int, report, *,
     cosmic_ray = str(Path(sys.executable).parent / "cosmic-ray")
     subprocess.run([cosmic_ray, "init", str(config), str(session)], check=True,
                    cwd=ROOT, capture_output=True)
-    todo = select(code, session, sample, seed, only)
+    todo = select(code, session, sample, seed, only, shard)
     if only is not None and todo < len(only):
         raise MutationRunError(f"{len(only) - todo} of the {len(only)} mutants named are not "
                                f"among this code's mutants (renamed by an edit above them?)")
@@ -225,6 +236,7 @@ def run(workdir: Path, sample: int | None, seed: int, report, *,
     finally:
         done.set()
     return write_report(workdir, report, seed=seed, sample=sample,
+                        shard=None if shard is None else f"{shard[0]}/{shard[1]}",
                         load_at_start=round(load[0], 1),
                         intact_judge_s=None if intact_s is None else round(intact_s, 1),
                         mutants_s=round(time.monotonic() - started, 1))
@@ -248,6 +260,17 @@ def write_report(workdir: Path, report, **facts) -> int:
     return 1 if summary["new_survivors"] else 0
 
 
+def _shard(text: str) -> tuple[int, int]:
+    index, sep, count = text.partition("/")
+    try:
+        i, n = int(index), int(count)
+    except ValueError:
+        i = n = 0
+    if not sep or not 1 <= i <= n:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected I/N with 1 <= I <= N, e.g. 2/3")
+    return i, n
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.mutation.host_mutation",
                                      description=__doc__.split("\n\n")[0])
@@ -262,6 +285,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mutants", type=Path, default=None, metavar="FILE",
                         help="run only the mutants a YAML list names (CI: "
                         "tests/mutation/ci-gate.yaml, mutants known killed)")
+    parser.add_argument("--shard", type=_shard, default=None, metavar="I/N",
+                        help="the I-th of N parts of the mutants (in --seed's order), one "
+                        "per machine: a whole run is hours; each part reports on its own")
     parser.add_argument("--report", action="store_true",
                         help="only summarize the session already in --workdir (a run "
                         "that was interrupted keeps what it judged)")
@@ -277,7 +303,7 @@ def main(argv: list[str] | None = None) -> int:
             only = set(yaml.safe_load(args.mutants.read_text()) or [])
         return run(args.workdir, args.sample, args.seed,
                    lambda line: print(line, flush=True),
-                   check_intact=not args.no_intact_check, only=only)
+                   check_intact=not args.no_intact_check, only=only, shard=args.shard)
     except MutationRunError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

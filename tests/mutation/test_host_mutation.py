@@ -79,6 +79,22 @@ def test_a_sample_is_drawn_by_its_seed(session, tmp_path):
     assert all(name.split(": ")[0] in host_mutation.MUTATED for name in names)
 
 
+def test_shards_split_the_mutants_between_machines(session, tmp_path):
+    workdir, code, config, db = session
+    parts = []
+    for i in (1, 2, 3):
+        copy = tmp_path / f"shard{i}.sqlite"
+        copy.write_bytes(db.read_bytes())
+        host_mutation.select(code, copy, None, seed=5, shard=(i, 3))
+        parts.append(_pending(code, copy))
+    everything = tmp_path / "all.sqlite"
+    everything.write_bytes(db.read_bytes())
+    host_mutation.select(code, everything, None, seed=5)
+    whole = _pending(code, everything)
+    assert sorted(sum(parts, [])) == whole
+    assert max(map(len, parts)) - min(map(len, parts)) <= 1
+
+
 def test_mutant_names_survive_code_added_above(session, tmp_path):
     """A mutant's name is its file, operator, column and line text, not a line number."""
     _, code, _, db = session
