@@ -47,6 +47,8 @@ import yaml
 from cosmic_ray.work_db import WorkDB, use_db
 from cosmic_ray.work_item import TestOutcome, WorkerOutcome, WorkResult
 
+from atp_fixtures.mutation.shard import parse_shard, shard_of
+
 ROOT = Path(__file__).resolve().parents[2]
 MUTATED = ("host_stack/shell.py", "host_stack/roles.py", "host_stack/worker.py",
            "host_stack/ps.py", "reference/worker.py", "reference/ps.py")
@@ -149,10 +151,9 @@ def select(code: Path, session: Path, sample: int | None, seed: int,
             drop += [j for j in left if j not in chosen]
             left = sorted(chosen)
         if shard is not None:
-            index, count = shard
             order = sorted(left)
             random.Random(seed).shuffle(order)
-            mine = set(order[index - 1::count])
+            mine = set(shard_of(order, shard))
             drop += [j for j in left if j not in mine]
             left = sorted(mine)
         db.set_multiple_results(drop, skipped)
@@ -260,17 +261,6 @@ def write_report(workdir: Path, report, **facts) -> int:
     return 1 if summary["new_survivors"] else 0
 
 
-def _shard(text: str) -> tuple[int, int]:
-    index, sep, count = text.partition("/")
-    try:
-        i, n = int(index), int(count)
-    except ValueError:
-        i = n = 0
-    if not sep or not 1 <= i <= n:
-        raise argparse.ArgumentTypeError(f"{text!r}: expected I/N with 1 <= I <= N, e.g. 2/3")
-    return i, n
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.mutation.host_mutation",
                                      description=__doc__.split("\n\n")[0])
@@ -285,7 +275,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mutants", type=Path, default=None, metavar="FILE",
                         help="run only the mutants a YAML list names (CI: "
                         "tests/mutation/ci-gate.yaml, mutants known killed)")
-    parser.add_argument("--shard", type=_shard, default=None, metavar="I/N",
+    parser.add_argument("--shard", type=parse_shard, default=None, metavar="I/N",
                         help="the I-th of N parts of the mutants (in --seed's order), one "
                         "per machine: a whole run is hours; each part reports on its own")
     parser.add_argument("--report", action="store_true",
