@@ -13,8 +13,9 @@ parameter packet to worker h1". The relay does both for any plan.
 With ``--congestion`` the relay also stands in for the switch's queue: each frame
 toward a switch gets the softswitch's test trailer (``p4sim/switchd/ports.py``: time
 in ns and queue depth) with the depth the scenario's congestion plan gives that switch
-at this moment of the run (plan times count from the relay's start), so the P4
-program's egress ECN marking acts as the simulator's does with the same plan.
+at this moment of the run (plan times count from the relay's start), or the deeper
+one a targeted ``congest`` fault aims at that frame, so the P4 program's egress ECN
+marking acts as the simulator's does with the same plan.
 
 Decision: each relay owns an injector with its own random stream (seeded from the
 scenario seed and the host) and its own targeted-fault counters, so a targeted fault
@@ -51,8 +52,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="a host, its interface toward the host and toward the switch")
     parser.add_argument("--log", help="write the applied faults here (one per line)")
     parser.add_argument("--congestion", action="store_true",
-                        help="append the congestion plan's queue depth (softswitch "
-                             "trailer) to frames toward the switch")
+                        help="append the queue depth (congestion plan, congest faults; "
+                             "softswitch trailer) to frames toward the switch")
     args = parser.parse_args(argv)
     scenario = load_scenario(args.scenario)
     ends = {}
@@ -73,11 +74,11 @@ def main(argv: list[str] | None = None) -> int:
     origin = time.monotonic_ns()
     racks = set(scenario.topology.switch_names)
 
-    def toward_switch(frame: bytes, dst: str, now: int) -> bytes:
+    def toward_switch(frame: bytes, dst: str, now: int, aimed_depth: int) -> bytes:
         if not args.congestion or dst not in racks:
             return frame
-        depth = max((c.depth for c in scenario.congestion if c.switch == dst
-                     and c.start_ns <= now - origin < c.end_ns), default=0)
+        depth = max([aimed_depth] + [c.depth for c in scenario.congestion if c.switch == dst
+                                     and c.start_ns <= now - origin < c.end_ns])
         return frame + trailer(time.time_ns(), depth)
 
     pending: list[tuple[int, int, PacketLink, bytes]] = []
@@ -99,9 +100,9 @@ def main(argv: list[str] | None = None) -> int:
             src_link, dst_link, src, dst, injector = ends[fd]
             for frame in src_link.recv_batch(0):
                 now = time.monotonic_ns()
-                copies = injector.decide(now, src, dst, frame).copies
-                frame = toward_switch(frame, dst, now)
-                for extra in copies:
+                decision = injector.decide(now, src, dst, frame)
+                frame = toward_switch(frame, dst, now, decision.queue_depth)
+                for extra in decision.copies:
                     if extra == 0:
                         dst_link.send(frame)
                     else:

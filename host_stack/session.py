@@ -120,8 +120,8 @@ class HostRun:
         for name in ("resends", "hole_resends", "timeout_resends", "float_packets",
                      "float_requests", "remaps", "window_halved"):
             lines.append(f"  worker {name}: {self.counter(name)}")
-        if self.scenario.congestion and self.fabric != "softswitch":
-            lines.append("  congestion plan not applied: a Linux bridge has no queue "
+        if self.scenario.sets_queue_depths and self.fabric != "softswitch":
+            lines.append("  congestion not applied: a Linux bridge has no queue "
                          "depth and marks no ECN")
         lines += [f"  error: {e}" for e in self.errors]
         return "\n".join(lines)
@@ -186,7 +186,7 @@ def run_on_testbed(scenario: Scenario, workdir: Path, *, fabric: str = "bridge",
     scenario_path.write_text(json.dumps(scenario.to_dict(), indent=1))
     topo = scenario.topology
     hosts = {h: topo.host_mac(h) for h in topo.hosts}
-    congestion = bool(scenario.congestion) and fabric == "softswitch"
+    congestion = scenario.sets_queue_depths and fabric == "softswitch"
     faults = plan_faults(scenario, mode=fault_mode, congestion=congestion)
     if congestion:
         switch_clock = "trailer"

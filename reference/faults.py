@@ -3,7 +3,11 @@
 A random plan drops/duplicates/reorders/delays each frame with a probability, on every
 link or on the links named; a ``budget`` caps how many faults it may cause (a finite
 set of faults, for liveness). A targeted fault acts on the n-th frame that matches a
-description, e.g. "drop the 3rd parameter packet to worker host h1".
+description, e.g. "drop the 3rd parameter packet to worker host h1"; its ``congest``
+action makes that frame meet a switch queue ``depth`` deep (the egress ECN marking of
+section 5 then acts on what the switch sends for it), so congestion can be aimed at
+traffic ("the 17th to 48th parameter packets from the PS") where a congestion plan by
+time hits whatever a real run happens to send in its windows.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from reference.wire import (
 )
 
 KINDS = ("gradient", "resend", "parameter", "float_request", "other", "any")
-ACTIONS = ("drop", "duplicate", "delay")
+ACTIONS = ("drop", "duplicate", "delay", "congest")
 
 
 class FaultPlanError(ValueError):
@@ -76,6 +80,7 @@ class TargetedFault:
     nth: int = 1
     count: int = 1
     delay_ns: int = 0
+    depth: int = 0          # congest: the queue depth the frame meets at the switch
 
     def __post_init__(self) -> None:
         if self.action not in ACTIONS:
@@ -88,6 +93,9 @@ class TargetedFault:
             raise FaultPlanError("targeted fault nth and count start at 1")
         if self.action == "delay" and self.delay_ns <= 0:
             raise FaultPlanError("a delay fault needs delay_ns > 0")
+        if (self.action == "congest") != (self.depth > 0):
+            raise FaultPlanError("a congest fault needs depth > 0, and only a congest "
+                                 "fault has a depth")
 
     def matches(self, kind: str, app_id: int, seq: int, src: str, dst: str) -> bool:
         return ((self.kind == "any" or self.kind == kind)
@@ -102,13 +110,21 @@ class FaultPlan:
     random: RandomFaults | None = None
     targeted: tuple[TargetedFault, ...] = ()
 
+    @property
+    def congests(self) -> bool:
+        """Whether a targeted fault sets queue depths (a run must carry them to the
+        switch: on real interfaces, the relay's trailer)."""
+        return any(t.action == "congest" for t in self.targeted)
+
 
 @dataclass
 class FaultDecision:
-    """What happens to one transmission: the extra delays of each copy (empty = drop)."""
+    """What happens to one transmission: the extra delays of each copy (empty = drop),
+    and the queue depth a ``congest`` fault gives it at the switch it goes to."""
 
     copies: list[int] = field(default_factory=lambda: [0])
     applied: list[str] = field(default_factory=list)
+    queue_depth: int = 0
 
 
 class FaultInjector:
@@ -131,7 +147,11 @@ class FaultInjector:
             if fault.matches(kind, app_id, seq, src, dst):
                 self.matched[i] += 1
                 if fault.nth <= self.matched[i] < fault.nth + fault.count:
-                    self._apply(decision, fault.action, fault.delay_ns)
+                    if fault.action == "congest":
+                        decision.applied.append("congest")
+                        decision.queue_depth = max(decision.queue_depth, fault.depth)
+                    else:
+                        self._apply(decision, fault.action, fault.delay_ns)
         rand = plan.random
         if rand is not None and (rand.links is None or (src, dst) in rand.links):
             self._random(decision, rand)

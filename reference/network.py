@@ -102,13 +102,18 @@ class Network:
         peer_node, peer_port = peer
         decision = self.injector.decide(self.now, node, peer_node, frame)
         for extra in decision.copies:
-            self.at(self.now + self.latency_ns + extra, _Delivery(self, peer_node, peer_port,
-                                                                 frame))
+            self.at(self.now + self.latency_ns + extra,
+                    _Delivery(self, peer_node, peer_port, frame, decision.queue_depth))
 
-    def _deliver(self, node: str, port: int, frame: bytes) -> None:
+    def depth_at(self, node: str, aimed: int) -> int:
+        """The egress queue depth a frame meets at switch ``node`` now: the congestion
+        plan's, or deeper where a targeted ``congest`` fault aimed at the frame."""
+        return max(self.queue_depth(node, self.now), aimed)
+
+    def _deliver(self, node: str, port: int, frame: bytes, aimed_depth: int = 0) -> None:
         switch = self.switches.get(node)
         if switch is not None:
-            depth = self.queue_depth(node, self.now)
+            depth = self.depth_at(node, aimed_depth)
             log = self.logs[node]
             out = switch.process(port, frame, self.now, depth)
             verdict = getattr(switch, "last_verdict", None)
@@ -179,8 +184,7 @@ class Network:
         for entry in taken:
             entry[2].prefetched = True
             heapq.heappush(self._queue, entry)
-        depth = self.queue_depth(first.node, self.now)
-        prefetch([(d.port, d.frame, self.now, depth)
+        prefetch([(d.port, d.frame, self.now, self.depth_at(first.node, d.aimed_depth))
                   for d in [first] + [entry[2] for entry in taken]])
 
 
@@ -191,7 +195,8 @@ class _Delivery:
     node: str
     port: int
     frame: bytes
+    aimed_depth: int = 0            # a targeted congest fault's queue depth
     prefetched: bool = False        # shown to the switch with an earlier one
 
     def __call__(self) -> None:
-        self.net._deliver(self.node, self.port, self.frame)
+        self.net._deliver(self.node, self.port, self.frame, self.aimed_depth)

@@ -73,6 +73,12 @@ class Scenario:
     # fresh packet (reference.ps explains the default)
     t_stale_ns: int = DEFAULT_T_STALE_NS
 
+    @property
+    def sets_queue_depths(self) -> bool:
+        """Whether switches see queue depths other than 0: a congestion plan (by time)
+        or a targeted ``congest`` fault (by frame)."""
+        return bool(self.congestion) or self.faults.congests
+
     def tensor_data(self, job: Job, tensor: Tensor, iteration: int = 0) -> np.ndarray:
         """The [workers, length] float32 gradients of a tensor in an iteration: explicit,
         or drawn from the scenario seed (so a scenario file stays small).
@@ -281,12 +287,21 @@ def _job_from(r: "_Reader") -> Job:
 
 
 def _faults_to_dict(plan: FaultPlan) -> dict[str, Any]:
-    out: dict[str, Any] = {"targeted": [vars_of(t) for t in plan.targeted]}
+    out: dict[str, Any] = {"targeted": [_targeted_to_dict(t) for t in plan.targeted]}
     if plan.random is not None:
         rand = vars_of(plan.random)
         if rand["links"] is not None:
             rand["links"] = [list(link) for link in rand["links"]]
         out["random"] = rand
+    return out
+
+
+def _targeted_to_dict(fault: TargetedFault) -> dict[str, Any]:
+    """A targeted fault; its depth only on a congest fault, so files of the other
+    actions keep their form."""
+    out = vars_of(fault)
+    if fault.action != "congest":
+        del out["depth"]
     return out
 
 
@@ -318,7 +333,7 @@ def _faults_from(r: "_Reader") -> FaultPlan:
                 to_node=tr.str("to_node", None, optional=True),
                 from_node=tr.str("from_node", None, optional=True),
                 nth=tr.int("nth", 1, low=1), count=tr.int("count", 1, low=1),
-                delay_ns=tr.int("delay_ns", 0, low=0)))
+                delay_ns=tr.int("delay_ns", 0, low=0), depth=tr.int("depth", 0, low=0)))
             tr.done()
         r.done()
         return FaultPlan(rand, tuple(targeted))

@@ -47,6 +47,24 @@ def test_duplicate_and_delay_actions():
     assert inj.decide(0, "a", "b", frame(seq=2)).copies == [0]
 
 
+def test_congest_sets_the_queue_depth_and_keeps_the_copies():
+    """A congest fault marks what it matches with a queue depth (the deepest of several)
+    and neither drops nor delays it."""
+    inj = FaultInjector(FaultPlan(targeted=(
+        TargetedFault(action="congest", kind="parameter", seq=5, count=2, depth=3000),
+        TargetedFault(action="congest", seq=5, depth=7000),
+        TargetedFault(action="delay", seq=5, delay_ns=40))), random.Random(0))
+    first = inj.decide(0, "ps", "s0", frame(seq=5, flags=ACK))
+    assert (first.copies, first.queue_depth) == ([40], 7000)
+    second = inj.decide(1, "ps", "s0", frame(seq=5, flags=ACK))
+    assert (second.copies, second.queue_depth) == ([0], 3000)   # count 2; nth 1 only
+    assert inj.decide(2, "ps", "s0", frame(seq=5, flags=ACK)).queue_depth == 0
+    assert inj.decide(3, "ps", "s0", frame(seq=6, flags=ACK)).queue_depth == 0
+    assert [e[3] for e in inj.log] == ["congest", "congest", "delay", "congest"]
+    assert FaultPlan(targeted=(TargetedFault(action="congest", depth=1),)).congests
+    assert not FaultPlan(targeted=(TargetedFault(action="drop"),)).congests
+
+
 def test_random_faults_respect_budget_and_seed():
     plan = FaultPlan(random=RandomFaults(drop=0.9, budget=3))
     inj = FaultInjector(plan, random.Random(1))
@@ -69,7 +87,8 @@ def test_random_faults_only_on_named_links():
 
 @pytest.mark.parametrize("kwargs", [
     {"action": "explode"}, {"action": "drop", "kind": "nope"},
-    {"action": "drop", "nth": 0}, {"action": "delay", "delay_ns": 0}])
+    {"action": "drop", "nth": 0}, {"action": "delay", "delay_ns": 0},
+    {"action": "congest"}, {"action": "drop", "depth": 5}])
 def test_bad_targeted_fault_rejected(kwargs):
     with pytest.raises(FaultPlanError):
         TargetedFault(**kwargs)

@@ -16,7 +16,7 @@ from reference import Scenario, ScenarioError, run_scenario
 from reference.faults import FaultPlan, RandomFaults, TargetedFault
 from reference.scenario import Kill
 from reference.topology import Job, Rack, Tensor, Topology
-from reference.wire import owner_app_id
+from reference.wire import FLAG_ACK, FLAG_ECN, owner_app_id
 
 SCALE = 1e6
 TOPO = Topology((Rack("r0", ("a0", "a1", "a2", "p1")), Rack("r1", ("b0", "b1", "p2"))))
@@ -309,6 +309,32 @@ def test_two_pses_by_key_and_congestion_control_under_ecn():
     assert {k for k, _ in run.ps_results[(3, 0)]} == {6}     # key 6 % 2 = 0
     assert {k for k, _ in run.ps_results[(3, 1)]} == {7}
     assert_exact(run)
+
+
+@pytest.mark.rule("7.5")
+def test_congest_faults_mark_the_seqs_they_aim_at():
+    """Targeted congest faults on the PS's parameter packets of seqs 9-12: those (and
+    only those) reach the workers marked, the workers halve, and a scenario file keeps a
+    depth on congest faults only."""
+    single = Topology((Rack("r0", ("w0", "w1", "p1")),))
+    job = Job(app_id=3, workers=("w0", "w1"), pses=("p1",), window=4,
+              congestion_control=True,
+              tensors=(Tensor(6, 62 * 24, gradients(12, 2, 62 * 24)),))
+    burst = tuple(TargetedFault(action="congest", kind="parameter", from_node="p1", seq=s,
+                                depth=5_000) for s in range(9, 13))
+    scenario = Scenario(topology=single, jobs=(job,), seed=4,
+                        faults=FaultPlan(targeted=burst), ecn_threshold=1_000)
+    run = run_scenario(scenario)
+    assert run.completed and run.counters["worker.window_halved"] > 0
+    marked = {int.from_bytes(r.frame[42:44], "big") for log in run.logs.values()
+              for r in log.egress if r.frame[39] & FLAG_ACK and r.frame[39] & FLAG_ECN}
+    assert marked == set(range(9, 13))
+    assert_exact(run)
+    saved = scenario.to_dict()["faults"]["targeted"]
+    assert [f["depth"] for f in saved] == [5_000] * 4
+    drop = Scenario.from_dict({**scenario.to_dict(), "faults": {"targeted": [
+        {"action": "drop", "seq": 3}]}}).to_dict()["faults"]["targeted"][0]
+    assert "depth" not in drop
 
 
 # ---------------------------------------------------------------- long jobs (10) -----
