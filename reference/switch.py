@@ -25,6 +25,8 @@ Decisions where the spec is silent:
   ``no_local_rack_dropped``: aggregating it would take an aggregator that no parameter
   packet releases. A route that neither names a local rack nor is upper is rejected when
   the switch is built (``control_plane.check_switch_config``).
+- An ATP-ethertype frame that ends inside its ATP layer (or shim) is dropped as
+  ``malformed_dropped`` (docs/protocol.md D29: a Tofino's ingress parser drops it).
 """
 
 from __future__ import annotations
@@ -38,7 +40,8 @@ from reference.pipes import pipe_of, register_key
 from reference.profiles import SPEC, Profile
 from reference.wire import (
     ELEMENTS, ETH_LEN, ETHERTYPE_ATP, ETHERTYPE_ATP_TWO_LEVEL, ETHERTYPE_IPV4, FLAG_COLLISION,
-    FLAG_ECN, IPV4_LEN, SHIM_LEN, AtpPacket, Shim, decode, encode,
+    FLAG_ECN, FRAME_LEN, FRAME_LEN_TWO_LEVEL, IPV4_LEN, SHIM_LEN, AtpPacket, Shim, decode,
+    encode,
 )
 
 Output = list[tuple[int, bytes]]
@@ -128,6 +131,10 @@ class SwitchModel:
         self.pools = self.pipe_pools.get(pipe_of(port)) or self.pools_of(pipe_of(port))
         ethertype = (frame[12] << 8 | frame[13]) if len(frame) >= ETH_LEN else 0
         if ethertype == ETHERTYPE_ATP or ethertype == ETHERTYPE_ATP_TWO_LEVEL:
+            if len(frame) < (FRAME_LEN if ethertype == ETHERTYPE_ATP else FRAME_LEN_TWO_LEVEL):
+                self._verdict(DROPPED, "malformed_dropped",
+                              f"a frame of {len(frame)} bytes ends inside its ATP layer")
+                return []
             packet = decode(frame)
             if packet.flags & 1:
                 out = self._parameter(port, packet, frame, now)
@@ -212,7 +219,7 @@ class SwitchModel:
                 and self.covers_whole_rack(merged, packet.fan_in)):  # 8: whole racks go up
             self._carry_aggregate(packet, LEVEL0, merged, ecn)
             shim = packet.shim
-            packet.shim = Shim(1 << shim.rack_id, shim.fan_in1, 1, shim.rack_id,
+            packet.shim = Shim(self.rack_bit(shim.rack_id), shim.fan_in1, 1, shim.rack_id,
                                shim.reserved)
             self.counters["emitted"] += 1
             self._verdict(EMITTED, "rack_aggregates",
@@ -226,6 +233,14 @@ class SwitchModel:
     def covers_whole_rack(merged: int, fan_in: int) -> bool:
         """Section 8: a rack's frame goes up as level 1 only if it has every worker."""
         return merged == (1 << fan_in) - 1
+
+    @staticmethod
+    def rack_bit(rack_id: int) -> int:
+        """Section 8's ``bitmap1 := 1 << rack_id`` in bitmap1's 32 bits. The spec is
+        silent on rack_id >= 32 (only a malformed frame has one: rack ids are bits of
+        bitmap1); decided: the bit leaves the word and bitmap1 is 0, as a u32 shift
+        gives (atp.p4's rack_bit table misses and writes 0)."""
+        return (1 << rack_id) & 0xFFFF_FFFF
 
     def _level1(self, packet: AtpPacket, frame: bytes, route: JobRoute, now: int) -> Output:
         shim = packet.shim

@@ -109,3 +109,25 @@ def test_single_rack_frames_on_a_route_without_local_rack_are_dropped_by_name():
 def test_pool_too_large_for_agtr_is_rejected():
     with pytest.raises(SwitchConfigError, match="65536"):
         SwitchModel(config(pool_size=0x10001))
+
+
+@pytest.mark.rule("2")
+def test_a_frame_ending_inside_its_atp_layer_is_dropped_by_name():
+    """D29: a truncated ATP frame is dropped (a Tofino's parser cannot extract it) and
+    touches no aggregator; single-rack and two-level alike."""
+    sw = SwitchModel(config())
+    whole = frame(bitmap=1, fan_in=1, values=vals(3))
+    for cut in (14, 42, 200, len(whole) - 1):       # ethertype only .. one byte short
+        out, v = verdict_of(sw, 1, whole[:cut])
+        assert out == [] and (v.fate, v.reason) == ("dropped", "malformed_dropped")
+        assert f"{cut} bytes" in v.detail
+    assert sw.occupied == 0 and sw.snapshot()["level0"] == {}
+    out, v = verdict_of(sw, 1, whole)
+    assert (v.fate, len(out)) == ("emitted", 1)
+
+
+@pytest.mark.rule("8")
+def test_rack_bit_is_a_bit_of_a_32_bit_word():
+    """D29: bitmap1 := 1 << rack_id in 32 bits; a rack id of 32 or more leaves none."""
+    assert [SwitchModel.rack_bit(r) for r in (0, 1, 31, 32, 40, 255)] == [
+        1, 2, 1 << 31, 0, 0, 0]
