@@ -678,16 +678,21 @@ def test_two_jobs_with_far_apart_deadlines(request, fabric):
 def hole_under_a_long_timer() -> Scenario:
     """parameter-loss (4 workers, S=4, 10 packets) where h0's first transmission of
     seq 6 (in the second window: the first may go out again on the start timeout) is
-    lost: the parameter packets of 7.. reveal the hole to every worker."""
-    faults = {"targeted": lost("h0", 6, 0)}
+    lost, and so is its first resend: the parameter packets of 7, 8 and 9 reveal the hole
+    to every worker, and seq 6 cannot complete before h0 sends it a third time, so each
+    of them reaches h0 with the hole still open, however the run is timed (with only the
+    first transmission lost, a loaded run could complete seq 6 through the hole resend
+    before 8 and 9 came, and a host resending at every one looked right)."""
+    faults = {"targeted": lost("h0", 6, 1)}
     return load("parameter-loss", faults=faults)
 
 
 def test_hole_resends_under_a_long_timer(request, fabric):
-    """7.2 hole resends, both directions, with a 2 s timer (so only a hole resend can
-    recover seq 6 within the checks' 1 s): every worker resends the hole once when the
-    first parameter packet above it reaches it (never: late; at every parameter packet
-    above it: early timeout resends)."""
+    """7.2 hole resends, both directions, with a 2 s timer (so only a hole resend
+    answers the hole within the checks' 1 s): every worker resends the hole once, when
+    the first parameter packet above it reaches it (never: late; at every parameter
+    packet above it: early timeout resends); h0's lost hole resend is then recovered by
+    its timer."""
     run = run_scenario_here(request, hole_under_a_long_timer(), fabric,
                             timeout_us=LONG_TIMER_US)
     assert_host_rules_and_exact_results(run)    # the host rules by time too
