@@ -6,8 +6,8 @@ set of faults, for liveness). A targeted fault acts on the n-th frame that match
 description, e.g. "drop the 3rd parameter packet to worker host h1"; its ``congest``
 action makes that frame meet a switch queue ``depth`` deep (the egress ECN marking of
 section 5 then acts on what the switch sends for it), so congestion can be aimed at
-traffic ("the 17th to 48th parameter packets from the PS") where a congestion plan by
-time hits whatever a real run happens to send in its windows.
+traffic ("every parameter packet of seqs 17 to 48 from the PS") where a congestion plan
+by time hits whatever a real run happens to send in its windows.
 """
 
 from __future__ import annotations
