@@ -46,6 +46,11 @@ def _needs(trace, target) -> None:
         if used and not target.has(capability):
             pytest.skip(f"target {target.name!r} lacks capability {capability!r} that "
                         f"trace {trace.name} needs")
+    pool = max(sw.config.pool_size for sw in trace.switches.values())
+    if target.scenario_pool_max is not None and pool > target.scenario_pool_max:
+        pytest.skip(f"trace {trace.name} configures a pool of {pool} aggregators; this "
+                    f"build of the target holds {target.scenario_pool_max} (the wide "
+                    f"build runs it: --p4-build=wide)")
 
 
 @given(scenario=scenarios(max_jobs=3))
