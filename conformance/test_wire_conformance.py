@@ -48,9 +48,10 @@ def _needs(trace, target) -> None:
                         f"trace {trace.name} needs")
     pool = max(sw.config.pool_size for sw in trace.switches.values())
     if target.scenario_pool_max is not None and pool > target.scenario_pool_max:
-        pytest.skip(f"trace {trace.name} configures a pool of {pool} aggregators; this "
-                    f"build of the target holds {target.scenario_pool_max} (the wide "
-                    f"build runs it: --p4-build=wide)")
+        pytest.skip(f"trace {trace.name} configures a pool of {pool} aggregators; the "
+                    f"program on target {target.name!r} holds {target.scenario_pool_max} "
+                    f"(p4sim and the softswitch run it with --p4-build=wide; a switch, "
+                    f"with atp.p4 built for a larger pool)")
 
 
 @given(scenario=scenarios(max_jobs=3))
