@@ -4,6 +4,7 @@ cosmic-ray, judged by the host-stack conformance module on the softswitch.
     python -m tests.mutation.host_mutation                      # every mutant (hours)
     python -m tests.mutation.host_mutation --sample 4 --seed 7  # a sample (CI)
     python -m tests.mutation.host_mutation --shard 2/3          # a third, on one machine
+    python -m tests.mutation.host_mutation --resume             # go on where it stopped
 
 What is mutated: the code our host processes run, ``host_stack/{shell,roles,worker,ps}.py``
 and the reference worker and PS they drive (``reference/worker.py``, ``reference/ps.py``).
@@ -12,11 +13,15 @@ release's build and run, the demo): it is the harness that judges, not a host un
 test (docs/host-mutation.md says why each module is in or out).
 
 How: the modules are copied to ``<workdir>/code`` and cosmic-ray mutates the copy, one
-mutant at a time; the judge is ``conformance/test_host_stack.py --target=softswitch -x``
-run from this checkout with ``tests/mutation/plugin.py``, which starts the run's worker
-and PS processes on the copy. The suite's oracles (the reference workers that replay the
-captures included) stay intact, as they are for any host stack under test. A mutant is
-killed when the module fails (or times out), survives when it passes.
+mutant at a time; the judge (tests/mutation/judge.py) is ``conformance/test_host_stack.py
+--target=softswitch -x`` run from this checkout with ``tests/mutation/plugin.py``, which
+starts the run's worker and PS processes on the copy. The suite's oracles (the reference
+workers that replay the captures included) stay intact, as they are for any host stack
+under test. A mutant is killed when the module fails (or times out), survives when it
+passes. A line map (tests/mutation/line_map.py, one run of the module with the host
+processes under coverage.py) lets each mutant be judged by the tests that run its line,
+fastest first, and a mutant no test runs survive without a run ("unrun"); the map can
+only lower the score, never raise it (``--no-line-map``: the whole module each time).
 
 Operators: cosmic-ray replaces every binary and comparison operator by every other
 (12 and 9 mutants a site, most of them crashes or duplicates); the run keeps one natural
@@ -48,11 +53,13 @@ from cosmic_ray.work_db import WorkDB, use_db
 from cosmic_ray.work_item import TestOutcome, WorkerOutcome, WorkResult
 
 from atp_fixtures.mutation.shard import parse_shard, shard_of
+from tests.mutation import line_map
+from tests.mutation.judge import JUDGE, UNRUN, pytest_command
 
 ROOT = Path(__file__).resolve().parents[2]
 MUTATED = ("host_stack/shell.py", "host_stack/roles.py", "host_stack/worker.py",
            "host_stack/ps.py", "reference/worker.py", "reference/ps.py")
-JUDGE = "conformance/test_host_stack.py"
+PACKAGES = ("host_stack", "reference")      # copied whole: the host processes import them
 EQUIVALENT = Path(__file__).with_name("equivalent.yaml")
 # binary and comparison operators: one natural neighbour each (the rest are kept whole)
 KEPT = {
@@ -64,6 +71,7 @@ KEPT = {
                                   "GtE_Gt", "Is_IsNot", "IsNot_Is", "In_NotIn",
                                   "NotIn_In"),
 }
+RUN_FILE = "run.json"        # the run's seed, sample, shard, time: kept for --resume
 MUTANT_TIMEOUT_S = 900.0     # a hung mutant is killed (cosmic-ray counts a timeout so)
 
 
@@ -95,23 +103,34 @@ def declared() -> dict[str, str]:
     return {e["mutant"]: e["reason"] for e in entries}
 
 
-def judge_command(code: Path) -> str:
-    return (f"env ATP_HOST_CODE={shlex.quote(str(code))} "
-            f"ATP_ARTIFACTS_DIR={shlex.quote(str(code.parent / 'artifacts'))} "
-            f"ATP_SUMMARY_JSON={shlex.quote(str(code.parent / 'summary.json'))} "
-            f"{shlex.quote(sys.executable)} -m pytest {JUDGE} --target=softswitch -x -q "
-            f"-n 0 -p no:cacheprovider -p tests.mutation.plugin "
-            f"-o addopts=--strict-markers")
+def judge_command(workdir: Path) -> str:
+    return f"{shlex.quote(sys.executable)} -m tests.mutation.judge {shlex.quote(str(workdir))}"
+
+
+def _copy_host_code(copy: Path) -> None:
+    shutil.rmtree(copy, ignore_errors=True)
+    for package in PACKAGES:
+        shutil.copytree(ROOT / package, copy / package,
+                        ignore=shutil.ignore_patterns("__pycache__"))
+
+
+def changed_since(pristine: Path) -> list[str]:
+    """The host code files of this checkout that differ from the run's copy (a run can
+    only go on over the code it began with: its mutants are that code's)."""
+    def files(top: Path) -> dict[str, bytes]:
+        return {p.relative_to(top).as_posix(): p.read_bytes()
+                for package in PACKAGES for p in (top / package).rglob("*.py")
+                if "__pycache__" not in p.parts}
+    now, then = files(ROOT), files(pristine)
+    return sorted(f for f in now.keys() | then.keys() if now.get(f) != then.get(f))
 
 
 def prepare(workdir: Path) -> tuple[Path, Path, Path]:
     """The copy of the host code, cosmic-ray's config and its session database."""
     code = workdir / "code"
     for copy in (code, workdir / "pristine"):
-        shutil.rmtree(copy, ignore_errors=True)
-        for package in ("host_stack", "reference"):
-            shutil.copytree(ROOT / package, copy / package,
-                            ignore=shutil.ignore_patterns("__pycache__"))
+        _copy_host_code(copy)
+    (workdir / line_map.MAP_FILE).unlink(missing_ok=True)
     config = workdir / "cosmic-ray.toml"
     paths = ", ".join(json.dumps(str(code / p)) for p in MUTATED)
     config.write_text(
@@ -119,7 +138,7 @@ def prepare(workdir: Path) -> tuple[Path, Path, Path]:
         f"module-path = [{paths}]\n"
         f"timeout = {MUTANT_TIMEOUT_S}\n"
         "excluded-modules = []\n"
-        f"test-command = {json.dumps(judge_command(code))}\n\n"
+        f"test-command = {json.dumps(judge_command(workdir))}\n\n"
         "[cosmic-ray.distributor]\n"
         'name = "local"\n')
     session = workdir / "session.sqlite"
@@ -160,12 +179,12 @@ def select(code: Path, session: Path, sample: int | None, seed: int,
     return len(left)
 
 
-def baseline(code: Path) -> float:
+def baseline(workdir: Path) -> float:
     """Run the judge on the intact copy: it must pass (else every mutant would count as
     killed); its duration is a survivor's cost."""
     started = time.monotonic()
-    result = subprocess.run(shlex.split(judge_command(code)), cwd=ROOT,
-                            capture_output=True, text=True)
+    argv, env = pytest_command(workdir)
+    result = subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, text=True)
     if result.returncode != 0:
         raise MutationRunError(
             f"the judge fails on the intact host code (exit {result.returncode}); fix "
@@ -183,6 +202,7 @@ def results(code: Path, session: Path) -> list[dict]:
             killed = result.test_outcome != TestOutcome.SURVIVED
             out.append({"mutant": mutant_key(code, mutation), "job": item.job_id,
                         "outcome": "killed" if killed else "survived",
+                        "unrun": not killed and (result.output or "").startswith(UNRUN),
                         "test_outcome": str(result.test_outcome),
                         "diff": result.diff})
     return out
@@ -195,39 +215,86 @@ def summarize(found: list[dict], equivalent: dict[str, str]) -> dict:
     killed = len(found) - len(survivors)
     judged = len(found) - len(declared_)
     return {"mutants": len(found), "killed": killed, "survived": len(survivors),
+            "unrun": sum(bool(r.get("unrun")) for r in survivors),
             "equivalent": len(declared_), "new_survivors": [r["mutant"] for r in new],
             "score": round(killed / judged, 4) if judged else None}
 
 
-def run(workdir: Path, sample: int | None, seed: int, report, *,
-        check_intact: bool = True, only: set[str] | None = None,
-        shard: tuple[int, int] | None = None) -> int:
-    if shutil.which("cosmic-ray", path=str(Path(sys.executable).parent)) is None:
-        raise MutationRunError("cosmic-ray is not installed in this environment "
-                               "(pip install -c constraints.txt -e '.[mutation]')")
-    workdir.mkdir(parents=True, exist_ok=True)
+def _begin(workdir: Path, cosmic_ray: str, sample: int | None, seed: int,
+           only: set[str] | None, shard: tuple[int, int] | None,
+           use_line_map: bool) -> dict:
     code, config, session = prepare(workdir)
-    cosmic_ray = str(Path(sys.executable).parent / "cosmic-ray")
     subprocess.run([cosmic_ray, "init", str(config), str(session)], check=True,
                    cwd=ROOT, capture_output=True)
     todo = select(code, session, sample, seed, only, shard)
     if only is not None and todo < len(only):
         raise MutationRunError(f"{len(only) - todo} of the {len(only)} mutants named are not "
                                f"among this code's mutants (renamed by an edit above them?)")
+    return {"seed": seed, "sample": sample,
+            "shard": None if shard is None else f"{shard[0]}/{shard[1]}",
+            "line_map": use_line_map, "mutants_s": 0.0}
+
+
+def _go_on(workdir: Path) -> dict:
+    """The facts of the run begun in ``workdir``, its copy restored (an interrupted run
+    can leave a mutant in it); refused if the host code changed since it began."""
+    if not (workdir / RUN_FILE).is_file() or not (workdir / "session.sqlite").is_file():
+        raise MutationRunError(f"{workdir}: no run to go on with (no {RUN_FILE} or "
+                               f"session.sqlite); start one without --resume")
+    changed = changed_since(workdir / "pristine")
+    if changed:
+        raise MutationRunError(
+            f"the host code changed since the run in {workdir} began ({', '.join(changed[:5])}"
+            f"{' ...' if len(changed) > 5 else ''}): its mutants are of the old code; start "
+            f"a new run without --resume (or check out the commit it began on)")
+    _copy_host_code(workdir / "code")
+    return json.loads((workdir / RUN_FILE).read_text())
+
+
+def _pending(session: Path) -> int:
+    with use_db(str(session), WorkDB.Mode.open) as db:
+        return sum(1 for _ in db.pending_work_items)
+
+
+def run(workdir: Path, sample: int | None, seed: int, report, *,
+        check_intact: bool = True, only: set[str] | None = None,
+        shard: tuple[int, int] | None = None, use_line_map: bool = True,
+        resume: bool = False) -> int:
+    cosmic_ray = shutil.which("cosmic-ray", path=str(Path(sys.executable).parent))
+    if cosmic_ray is None:
+        raise MutationRunError("cosmic-ray is not installed in this environment "
+                               "(pip install -c constraints.txt -e .)")
+    workdir.mkdir(parents=True, exist_ok=True)
+    facts = _go_on(workdir) if resume else _begin(workdir, cosmic_ray, sample, seed, only,
+                                                  shard, use_line_map)
+    (workdir / RUN_FILE).write_text(json.dumps(facts, indent=1))
+    code, config, session = workdir / "code", workdir / "cosmic-ray.toml", \
+        workdir / "session.sqlite"
+    before, todo = len(results(code, session)), _pending(session)
     load = os.getloadavg()
-    report(f"{todo} mutant(s) to run (seed {seed}, load {load[0]:.1f})")
+    report(f"{todo} mutant(s) to run{f', {before} judged before' if before else ''} "
+           f"(seed {facts['seed']}, load {load[0]:.1f})")
     intact_s = None
     if check_intact:
-        intact_s = baseline(code)
+        intact_s = baseline(workdir)
         report(f"intact host code passes {JUDGE} on the softswitch in {intact_s:.0f} s")
+    if facts["line_map"] and todo and not (workdir / line_map.MAP_FILE).is_file():
+        report("mapping which test runs which line: the module once, its host processes "
+               "under coverage.py")
+        started = time.monotonic()
+        argv, env = pytest_command(workdir, stop_first=False)
+        found, how = line_map.build(code, argv, env, workdir / "coverage", MUTATED)
+        found.save(workdir / line_map.MAP_FILE)
+        report(f"line map: {sum(map(len, found.lines.values()))} statements run by "
+               f"{len(found.seconds)} tests ({how}; {time.monotonic() - started:.0f} s)")
     started = time.monotonic()
     done = threading.Event()
 
     def progress() -> None:
         while not done.wait(60):
             found = results(code, session)
-            report(f"{len(found)}/{todo} mutant(s) judged, "
-                   f"{sum(r['outcome'] == 'survived' for r in found)} survived, "
+            report(f"{len(found) - before}/{todo} mutant(s) judged, "
+                   f"{sum(r['outcome'] == 'survived' for r in found)} survived in all, "
                    f"{time.monotonic() - started:.0f} s")
     watcher = threading.Thread(target=progress, daemon=True)
     watcher.start()
@@ -236,11 +303,10 @@ def run(workdir: Path, sample: int | None, seed: int, report, *,
                        cwd=ROOT, capture_output=True)
     finally:
         done.set()
-    return write_report(workdir, report, seed=seed, sample=sample,
-                        shard=None if shard is None else f"{shard[0]}/{shard[1]}",
-                        load_at_start=round(load[0], 1),
-                        intact_judge_s=None if intact_s is None else round(intact_s, 1),
-                        mutants_s=round(time.monotonic() - started, 1))
+        facts["mutants_s"] = round(facts["mutants_s"] + time.monotonic() - started, 1)
+        (workdir / RUN_FILE).write_text(json.dumps(facts, indent=1))
+    return write_report(workdir, report, **facts, load_at_start=round(load[0], 1),
+                        intact_judge_s=None if intact_s is None else round(intact_s, 1))
 
 
 def write_report(workdir: Path, report, **facts) -> int:
@@ -253,8 +319,8 @@ def write_report(workdir: Path, report, **facts) -> int:
     tmp.write_text(json.dumps(summary, indent=1))
     tmp.replace(workdir / "report.json")
     report(f"{summary['mutants']} mutant(s): {summary['killed']} killed, "
-           f"{summary['survived']} survived ({summary['equivalent']} declared "
-           f"equivalent), score {summary['score']}; report: {workdir / 'report.json'}")
+           f"{summary['survived']} survived ({summary['unrun']} on lines no test "
+           f"runs, {summary['equivalent']} declared equivalent), score {summary['score']}; report: {workdir / 'report.json'}")
     for name in summary["new_survivors"]:
         report(f"NEW SURVIVOR (kill it with a check or scenario, or declare it in "
                f"{EQUIVALENT.relative_to(ROOT)}): {name}")
@@ -278,6 +344,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--shard", type=parse_shard, default=None, metavar="I/N",
                         help="the I-th of N parts of the mutants (in --seed's order), one "
                         "per machine: a whole run is hours; each part reports on its own")
+    parser.add_argument("--resume", action="store_true",
+                        help="go on with the run in --workdir (same seed, sample and "
+                        "shard) where it stopped; refused if the host code changed")
+    parser.add_argument("--no-line-map", action="store_true",
+                        help="judge every mutant by the whole module (no coverage run "
+                        "first; CI's gate of a few mutants known killed)")
     parser.add_argument("--report", action="store_true",
                         help="only summarize the session already in --workdir (a run "
                         "that was interrupted keeps what it judged)")
@@ -285,15 +357,21 @@ def main(argv: list[str] | None = None) -> int:
     if args.report:
         if not (args.workdir / "session.sqlite").is_file():
             parser.error(f"{args.workdir}: no session.sqlite there; run without --report")
+        facts = (json.loads((args.workdir / RUN_FILE).read_text())
+                 if (args.workdir / RUN_FILE).is_file() else {})
         return write_report(args.workdir, lambda line: print(line, flush=True),
-                            interrupted_summary=True)
+                            **facts, interrupted_summary=True)
+    if args.resume and (args.sample is not None or args.shard or args.mutants):
+        parser.error("--resume goes on with the run's own --sample/--shard/--mutants "
+                     "(its run.json); give none of them")
     try:
         only = None
         if args.mutants is not None:
             only = set(yaml.safe_load(args.mutants.read_text()) or [])
         return run(args.workdir, args.sample, args.seed,
                    lambda line: print(line, flush=True),
-                   check_intact=not args.no_intact_check, only=only, shard=args.shard)
+                   check_intact=not args.no_intact_check, only=only, shard=args.shard,
+                   use_line_map=not args.no_line_map, resume=args.resume)
     except MutationRunError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -16,7 +16,7 @@ import yaml
 
 from host_stack.netns import unavailable_reason
 from host_stack.session import HostStackCommand, softswitch_available
-from tests.mutation import host_mutation
+from tests.mutation import host_mutation, judge
 from tests.mutation.plugin import host_code_template
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -58,7 +58,9 @@ def test_the_copy_is_mutated_and_judged_from_this_checkout(session):
     for path in host_mutation.MUTATED:
         assert str(code / path) in text
         assert (code / path).read_text() == (ROOT / path).read_text()
-    assert f"ATP_HOST_CODE={code}" in text and "-p tests.mutation.plugin" in text
+    assert f"-m tests.mutation.judge {workdir}" in text
+    argv, env = judge.pytest_command(workdir)
+    assert env["ATP_HOST_CODE"] == str(code) and "tests.mutation.plugin" in argv
     assert str(ROOT) not in text.split("module-path")[1].split("\n")[0]
 
 
@@ -157,7 +159,7 @@ def test_a_sample_of_host_mutants_is_killed(tmp_path):
     env.pop("PYTEST_XDIST_WORKER", None)
     result = subprocess.run(
         [sys.executable, "-m", "tests.mutation.host_mutation", "--mutants", str(CI_GATE),
-         "--no-intact-check", "--workdir", str(tmp_path)],
+         "--no-intact-check", "--no-line-map", "--workdir", str(tmp_path)],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=3600)
     output = result.stdout + result.stderr
     print(output)
