@@ -14,6 +14,7 @@ import importlib.util
 import json
 import shlex
 import shutil
+import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
@@ -233,15 +234,7 @@ def run_on_testbed(scenario: Scenario, workdir: Path, *, fabric: str = "bridge",
                                 out=str(workdir / f"{host}.worker.json"),
                                 ready=str(workdir / f"{host}.wready"), **fields)
             worker_procs[host] = bed.popen(host, argv, workdir / f"{host}.worker.log")
-        deadline = time.monotonic() + budget_s + 10
-        for host, proc in worker_procs.items():
-            try:
-                run.worker_status[host] = proc.wait(timeout=max(0.1, deadline - time.monotonic()))
-            except Exception:
-                run.worker_status[host] = -9
-                run.errors.append(f"worker {host} did not exit within the budget")
-            if progress:
-                progress(host)
+        _wait_workers(run, worker_procs, ps_procs, budget_s + 10, progress)
         run.elapsed_s = time.monotonic() - started
         time.sleep(0.05)  # let late frames reach the capture
         for proc in ps_procs.values():
@@ -284,6 +277,46 @@ def run_on_testbed(scenario: Scenario, workdir: Path, *, fabric: str = "bridge",
         run.host_pcaps = {h: p for h, p in sides.items() if p.exists()}
         run.capture_drops = capture_drops(workdir / "pcap")
     return run
+
+
+def _wait_workers(run: HostRun, workers: dict, pses: dict, limit_s: float,
+                  progress) -> None:
+    """Wait for every worker to exit, within ``limit_s``; stop waiting at the first sign
+    that the run cannot complete: a worker exiting non-zero (its job's PS waits for its
+    packets) or a PS exiting while workers run (a PS serves until SIGTERM). The workers
+    left are stopped then, not after the budget: a crashed host costs seconds."""
+    deadline = time.monotonic() + limit_s
+    left = dict(workers)
+    why = None
+    while left and why is None and time.monotonic() < deadline:
+        for host, proc in list(left.items()):
+            status = proc.poll()
+            if status is None:
+                continue
+            run.worker_status[host] = status
+            del left[host]
+            if progress:
+                progress(host)
+            if status != 0:
+                why = f"worker {host} exited with status {status}"
+        for host, proc in pses.items():
+            if left and why is None and proc.poll() is not None:
+                why = f"PS {host} exited with status {proc.returncode} while workers ran"
+        time.sleep(0.005)
+    if why:
+        run.errors.append(f"{why} (see its log); the other workers were stopped")
+    for host, proc in left.items():
+        proc.terminate()
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        run.worker_status[host] = -9
+        if why is None:
+            run.errors.append(f"worker {host} did not exit within the budget")
+        if progress:
+            progress(host)
 
 
 def _live_run(bed: Testbed, scenario: Scenario, switches, run: HostRun):

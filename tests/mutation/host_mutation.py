@@ -115,8 +115,7 @@ def _copy_host_code(copy: Path) -> None:
 
 
 def changed_since(pristine: Path) -> list[str]:
-    """The host code files of this checkout that differ from the run's copy (a run can
-    only go on over the code it began with: its mutants are that code's)."""
+    """The host code files of this checkout that differ from the run's copy."""
     def files(top: Path) -> dict[str, bytes]:
         return {p.relative_to(top).as_posix(): p.read_bytes()
                 for package in PACKAGES for p in (top / package).rglob("*.py")
@@ -235,19 +234,27 @@ def _begin(workdir: Path, cosmic_ray: str, sample: int | None, seed: int,
             "line_map": use_line_map, "mutants_s": 0.0}
 
 
-def _go_on(workdir: Path) -> dict:
-    """The facts of the run begun in ``workdir``, its copy restored (an interrupted run
-    can leave a mutant in it); refused if the host code changed since it began."""
+def _go_on(workdir: Path, report) -> dict:
+    """The facts of the run begun in ``workdir``. Its mutants are of the mutated modules
+    as they were: if one of those changed, the run is refused. Any other host module
+    (the link, the results format) is taken anew from the checkout, with a new line map,
+    and the copy is restored (an interrupted run can leave a mutant in it)."""
     if not (workdir / RUN_FILE).is_file() or not (workdir / "session.sqlite").is_file():
         raise MutationRunError(f"{workdir}: no run to go on with (no {RUN_FILE} or "
                                f"session.sqlite); start one without --resume")
     changed = changed_since(workdir / "pristine")
-    if changed:
+    mutated = [f for f in changed if f in MUTATED]
+    if mutated:
         raise MutationRunError(
-            f"the host code changed since the run in {workdir} began ({', '.join(changed[:5])}"
-            f"{' ...' if len(changed) > 5 else ''}): its mutants are of the old code; start "
-            f"a new run without --resume (or check out the commit it began on)")
-    _copy_host_code(workdir / "code")
+            f"{', '.join(mutated)} changed since the run in {workdir} began: its mutants "
+            f"are of the old code; start a new run without --resume (or check out the "
+            f"commit it began on)")
+    for copy in (workdir / "code", workdir / "pristine"):
+        _copy_host_code(copy)
+    if changed:
+        report(f"host code taken anew from the checkout ({', '.join(changed)}); the line "
+               f"map is made again")
+        (workdir / line_map.MAP_FILE).unlink(missing_ok=True)
     return json.loads((workdir / RUN_FILE).read_text())
 
 
@@ -265,7 +272,7 @@ def run(workdir: Path, sample: int | None, seed: int, report, *,
         raise MutationRunError("cosmic-ray is not installed in this environment "
                                "(pip install -c constraints.txt -e .)")
     workdir.mkdir(parents=True, exist_ok=True)
-    facts = _go_on(workdir) if resume else _begin(workdir, cosmic_ray, sample, seed, only,
+    facts = _go_on(workdir, report) if resume else _begin(workdir, cosmic_ray, sample, seed, only,
                                                   shard, use_line_map)
     (workdir / RUN_FILE).write_text(json.dumps(facts, indent=1))
     code, config, session = workdir / "code", workdir / "cosmic-ray.toml", \
@@ -346,7 +353,7 @@ def main(argv: list[str] | None = None) -> int:
                         "per machine: a whole run is hours; each part reports on its own")
     parser.add_argument("--resume", action="store_true",
                         help="go on with the run in --workdir (same seed, sample and "
-                        "shard) where it stopped; refused if the host code changed")
+                        "shard) where it stopped; refused if a mutated module changed")
     parser.add_argument("--no-line-map", action="store_true",
                         help="judge every mutant by the whole module (no coverage run "
                         "first; CI's gate of a few mutants known killed)")
