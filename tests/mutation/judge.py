@@ -18,6 +18,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 JUDGE = "conformance/test_host_stack.py"
 UNRUN = "UNRUN"
+# each test's run budget: its slowest run takes ~10 s on an idle machine (the multi-PS
+# test keeps its own); a livelocked mutant fails in this rather than in 60 s
+BUDGET_S = 20
 
 
 def pytest_command(workdir: Path, tests: list[str] | None = None,
@@ -25,7 +28,7 @@ def pytest_command(workdir: Path, tests: list[str] | None = None,
     """The judge's pytest command and environment: ``tests`` (node ids, in order) or the
     whole module, the host processes on ``workdir/code``."""
     code = workdir / "code"
-    env = dict(os.environ, ATP_HOST_CODE=str(code),
+    env = dict(os.environ, ATP_HOST_CODE=str(code), ATP_HOST_BUDGET_S=str(BUDGET_S),
                ATP_ARTIFACTS_DIR=str(workdir / "artifacts"),
                ATP_SUMMARY_JSON=str(workdir / "summary.json"))
     env.pop("PYTEST_XDIST_WORKER", None)
