@@ -40,6 +40,7 @@ import argparse
 import json
 import os
 import random
+import re
 import shlex
 import shutil
 import subprocess
@@ -202,9 +203,17 @@ def results(code: Path, session: Path) -> list[dict]:
             out.append({"mutant": mutant_key(code, mutation), "job": item.job_id,
                         "outcome": "killed" if killed else "survived",
                         "unrun": not killed and (result.output or "").startswith(UNRUN),
+                        "judge_s": _judge_seconds(result.output or ""),
                         "test_outcome": str(result.test_outcome),
                         "diff": result.diff})
     return out
+
+
+def _judge_seconds(output: str) -> float | None:
+    """The judge's own time, from pytest's last line ("... in 62.46s"); None if it did
+    not end so (timed out, unrun)."""
+    found = re.findall(r" in ([0-9.]+)s", output[-300:])
+    return float(found[-1]) if found else None
 
 
 def summarize(found: list[dict], equivalent: dict[str, str]) -> dict:
@@ -213,7 +222,11 @@ def summarize(found: list[dict], equivalent: dict[str, str]) -> dict:
     new = [r for r in survivors if r["mutant"] not in equivalent]
     killed = len(found) - len(survivors)
     judged = len(found) - len(declared_)
+    timed = {o: [r["judge_s"] for r in found if r["outcome"] == o and r.get("judge_s")]
+             for o in ("killed", "survived")}
     return {"mutants": len(found), "killed": killed, "survived": len(survivors),
+            "judge_mean_s": {o: round(sum(t) / len(t), 1) if t else None
+                             for o, t in timed.items()},
             "unrun": sum(bool(r.get("unrun")) for r in survivors),
             "equivalent": len(declared_), "new_survivors": [r["mutant"] for r in new],
             "score": round(killed / judged, 4) if judged else None}
