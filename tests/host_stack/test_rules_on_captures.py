@@ -32,7 +32,8 @@ def gradient(s: int, agtr: int, resend: bool = False) -> tuple[str, bytes]:
     chunk = DATA[(s - 1) * ELEMENTS:s * ELEMENTS]
     return "in", encode(AtpPacket(
         eth_dst=TOPO.host_mac("ps"), eth_src=TOPO.host_mac("h0"), bitmap=1, fan_in=1,
-        flags=FLAG_RESEND if resend else 0, app_id=1, seq=s, agtr=agtr, agtr2=agtr,
+        flags=FLAG_RESEND if resend else 0, app_id=1, seq=s, agtr=agtr,
+        agtr2=(agtr + SCENARIO.pool_size) & 0xFFFF,                   # D12, as hosts fill it
         values=quantize(chunk, JOB.scale), key=1, tensor_len=4 * ELEMENTS))
 
 

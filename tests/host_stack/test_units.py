@@ -3,6 +3,7 @@ worker and PS, result files, pcap files, the launcher's environment, netem mappi
 
 from __future__ import annotations
 
+import json
 import time
 
 import numpy as np
@@ -256,3 +257,17 @@ def test_the_ps_refuses_a_t_stale_that_is_not_positive(value, capsys):
               "--t-stale-ms", value])
     assert exit_.value.code == 2
     assert "--t-stale-ms must be positive" in capsys.readouterr().err
+
+
+def test_a_worker_on_a_host_with_no_worker_role_is_a_user_error(tmp_path, capsys):
+    """Exit status 2, not 1 (1 is "the budget ran out"): a launcher reading the status
+    must tell a wrong --host from a run that failed."""
+    from host_stack.worker import main
+    scenario = Scenario(topology=Topology((Rack("tor0", ("w0", "ps")),)),
+                        jobs=(Job(1, ("w0",), ("ps",), 2,
+                                  (Tensor(1, 62, np.ones((1, 62), np.float32)),)),),
+                        seed=1, pool_size=8)
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(scenario.to_dict()))
+    assert main(["--scenario", str(path), "--host", "ps", "--iface", "lo"]) == 2
+    assert "host 'ps' runs no worker in the scenario" in capsys.readouterr().err
