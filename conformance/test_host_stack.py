@@ -461,6 +461,25 @@ def test_timer_backs_off_while_nothing_is_heard(request, fabric):
     assert host_timeouts(run, 5, "h1") >= 5, run.summary()
 
 
+# h1's first window and its next 20 resends (five expiries of 4 seqs) are lost: no seq
+# can complete, so no worker hears anything from the start until h1's sixth expiry
+SILENT_FROM_THE_START = {"targeted": [
+    {"action": "drop", "kind": "gradient", "from_node": "h1", "nth": 1, "count": 4},
+    {"action": "drop", "kind": "resend", "from_node": "h1", "nth": 1, "count": 20}]}
+
+
+def test_timer_backs_off_from_the_start_while_nothing_is_heard(request, fabric):
+    """7.2 by time, before any frame: every worker's start timer expires with nothing
+    heard, then backs off: 200 ms (the start timeout), 200, 400, 800 ms, ... (the first
+    expiry follows the start, not a silent expiry). A host that counts its start as
+    silence backs off one step early (200, 400, 800, ...), late by 200-400 ms at each
+    expiry; the timed checks judge each against its own deadline."""
+    run = run_scenario_here(request, load("parameter-loss", faults=SILENT_FROM_THE_START),
+                            fabric)
+    assert_host_rules_and_exact_results(run)    # the host rules by time too
+    assert host_timeouts(run, 5, "h1") >= 6, run.summary()
+
+
 def jobs_sharing_h0(name: str, seed: int, jobs: list[tuple[int, str, str, int]],
                     faults: list[dict], windows: dict[int, int] | None = None) -> Scenario:
     """Jobs ``(app_id, other worker, PS, packets)`` of S=4 (or ``windows[app_id]``) and
