@@ -43,6 +43,7 @@ import random
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import threading
@@ -55,7 +56,7 @@ from cosmic_ray.work_item import TestOutcome, WorkerOutcome, WorkResult
 
 from atp_fixtures.mutation.shard import parse_shard, shard_of
 from tests.mutation import line_map
-from tests.mutation.judge import JUDGE, UNRUN, pytest_command
+from tests.mutation.judge import JUDGE, JUDGE_PID, UNRUN, pytest_command
 
 ROOT = Path(__file__).resolve().parents[2]
 MUTATED = ("host_stack/shell.py", "host_stack/roles.py", "host_stack/worker.py",
@@ -271,6 +272,20 @@ def _go_on(workdir: Path, report) -> dict:
     return json.loads((workdir / RUN_FILE).read_text())
 
 
+def stop_judge(workdir: Path) -> None:
+    """Stop the judge of the mutant in progress, if any: cosmic-ray starts it in a
+    session of its own, so a run stopped (Ctrl-C, SIGTERM) would leave it running;
+    its host processes go with it (the testbed's reaper)."""
+    pid_file = workdir / JUDGE_PID
+    try:
+        pid = int(pid_file.read_text())
+        if "tests.mutation.plugin" in Path(f"/proc/{pid}/cmdline").read_text():
+            os.killpg(pid, signal.SIGTERM)
+    except (OSError, ValueError):
+        pass                        # no judge, or it has ended
+    pid_file.unlink(missing_ok=True)
+
+
 def _pending(session: Path) -> int:
     with use_db(str(session), WorkDB.Mode.open) as db:
         return sum(1 for _ in db.pending_work_items)
@@ -323,6 +338,7 @@ def run(workdir: Path, sample: int | None, seed: int, report, *,
                        cwd=ROOT, capture_output=True)
     finally:
         done.set()
+        stop_judge(workdir)
         facts["mutants_s"] = round(facts["mutants_s"] + time.monotonic() - started, 1)
         (workdir / RUN_FILE).write_text(json.dumps(facts, indent=1))
     return write_report(workdir, report, **facts, load_at_start=round(load[0], 1),
@@ -384,6 +400,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.resume and (args.sample is not None or args.shard or args.mutants):
         parser.error("--resume goes on with the run's own --sample/--shard/--mutants "
                      "(its run.json); give none of them")
+    # a SIGTERM unwinds like Ctrl-C, so the judge in progress is stopped and the
+    # run's facts are written (it goes on with --resume)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     try:
         only = None
         if args.mutants is not None:

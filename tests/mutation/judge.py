@@ -18,6 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 JUDGE = "conformance/test_host_stack.py"
 UNRUN = "UNRUN"
+JUDGE_PID = "judge.pid"
 # each test's run budget: its slowest run takes ~10 s on an idle machine (the multi-PS
 # test keeps its own); a livelocked mutant fails in this rather than in 60 s
 BUDGET_S = 20
@@ -55,6 +56,9 @@ def main(argv: list[str] | None = None) -> int:
               flush=True)
     command, env = pytest_command(workdir, tests)
     os.chdir(ROOT)
+    # cosmic-ray starts each judge in a session of its own: the run stops it by this pid
+    # when it is stopped itself (host_mutation.stop_judge)
+    (workdir / JUDGE_PID).write_text(str(os.getpid()))
     os.execve(command[0], command, env)     # cosmic-ray's timeout reaches pytest itself
 
 
