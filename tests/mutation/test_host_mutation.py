@@ -170,18 +170,18 @@ def test_a_sample_of_host_mutants_is_killed(tmp_path):
 def test_a_stopped_run_stops_the_judge_in_progress(tmp_path):
     """cosmic-ray starts each judge in a session of its own; the run, stopped, must not
     leave it running (nor kill a process that merely reused its pid)."""
-    judge = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)",
+    judged = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)",
                               "-p", "tests.mutation.plugin"], start_new_session=True)
     other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"],
                              start_new_session=True)
     try:
-        (tmp_path / judge.JUDGE_PID).write_text(str(judge.pid))
+        (tmp_path / judge.JUDGE_PID).write_text(str(judged.pid))
         host_mutation.stop_judge(tmp_path)
-        assert judge.wait(timeout=10) != 0
+        assert judged.wait(timeout=10) != 0
         (tmp_path / judge.JUDGE_PID).write_text(str(other.pid))
         host_mutation.stop_judge(tmp_path)
         assert other.poll() is None and not (tmp_path / judge.JUDGE_PID).exists()
     finally:
-        for proc in (judge, other):
+        for proc in (judged, other):
             proc.kill()
             proc.wait()
