@@ -271,3 +271,21 @@ def test_a_worker_on_a_host_with_no_worker_role_is_a_user_error(tmp_path, capsys
     path.write_text(json.dumps(scenario.to_dict()))
     assert main(["--scenario", str(path), "--host", "ps", "--iface", "lo"]) == 2
     assert "host 'ps' runs no worker in the scenario" in capsys.readouterr().err
+
+
+def test_a_t_stale_of_1_ms_is_accepted(capsys):
+    """The other side of the check above: 1 ms is positive (the PS goes on, here to the
+    scenario file that does not exist)."""
+    from host_stack.ps import main
+    from reference.scenario import ScenarioError
+    with pytest.raises(ScenarioError, match="cannot read scenario"):
+        main(["--scenario", "/nonexistent/s.json", "--host", "h0", "--iface", "lo",
+              "--t-stale-ms", "1"])
+    assert "--t-stale-ms" not in capsys.readouterr().err
+
+
+def test_the_launchers_topology_holds_every_worker_and_server_on_one_switch():
+    from host_stack.roles import single_job_topology
+    topo = single_job_topology(2, 1)
+    assert [(r.name, r.hosts) for r in topo.racks] == [
+        ("tor", ("worker0", "worker1", "server0"))]
