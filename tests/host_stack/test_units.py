@@ -289,3 +289,20 @@ def test_the_launchers_topology_holds_every_worker_and_server_on_one_switch():
     topo = single_job_topology(2, 1)
     assert [(r.name, r.hosts) for r in topo.racks] == [
         ("tor", ("worker0", "worker1", "server0"))]
+
+
+def test_the_host_loop_counts_each_atp_frame_it_cannot_parse(capsys):
+    """What a worker reports as ``counters.malformed`` (the host-stack checks require it
+    0): frames its app refused with a WireError, one by one, the rest still served."""
+    from reference.wire import ETHERTYPE_ATP
+    scenario = one_worker_scenario()
+    worker = roles_from_scenario(scenario, "h0", timeout_ns=2_000_000)[0].app
+    ps = roles_from_scenario(scenario, "ps0")[0].app
+    link = LoopbackToPs(ps)
+    short = bytes(12) + ETHERTYPE_ATP.to_bytes(2, "big") + bytes(20)   # ends in its IPv4
+    link.inbox += [short, short]
+    loop = HostLoop(link, worker)
+    loop.send(worker.start(time.monotonic_ns()))
+    assert loop.run(until=lambda: worker.finished, budget_s=5)
+    assert loop.malformed == 2
+    assert capsys.readouterr().err.count("malformed frame") == 2
