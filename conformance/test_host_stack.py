@@ -123,10 +123,10 @@ def assert_host_rules_and_exact_results(run: HostRun, timer: HostTimer | None = 
     # (host_stack/link.py; tests/host_stack/test_link.py reproduces it).
     unparsed = run.unparsed()
     assert all(n is not None for n in unparsed.values()), (
-        f"a worker did not say how many ATP frames it could not parse "
+        f"a host did not say how many ATP frames it could not parse "
         f"(counters.malformed, host_stack/results.py): {unparsed}")
     assert not any(unparsed.values()), (
-        f"a worker received ATP frames it could not handle: {unparsed}; each worker's "
+        f"a host received ATP frames it could not handle: {unparsed}; each host's "
         f"log in {run.workdir} names the first {MALFORMED_LOGGED} and the error")
     packets = sum(t.packets * j.fan_in for j in run.scenario.jobs for t in j.tensors)
     assert run.counter("timeout_resends") <= STORM_RATIO * packets, (

@@ -68,8 +68,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.out:
         results = [ps_result(ps, host) for ps in pses]
         for r in results:
-            r["counters"]["link_sent"] = link.sent
-            r["counters"]["link_received"] = link.received
+            r["counters"].update(link_sent=link.sent, link_received=link.received,
+                                 malformed=loop.malformed)
         write_json_atomically(args.out, results[0] if len(results) == 1
                               else {"jobs": results})
     return 0

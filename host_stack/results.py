@@ -18,7 +18,9 @@ are the stack's own (ours: the reference worker's, plus ``link_sent``/``link_rec
 bit patterns read as int32 (so the file is exact). An external host stack that writes
 this format is judged by the same tests (see ``fixtures/testbeds`` ``host_stack``).
 A host that is a worker of several jobs writes ``{"jobs": [<one object per job>]}``.
-A PS writes ``{"host", "app_id", "ps_index", "counters", "completed_seqs"}``.
+A PS writes ``{"host", "app_id", "ps_index", "counters", "completed_seqs"}`` (or
+``{"jobs": [...]}``), if it writes a result at all; its ``counters`` hold ``malformed``
+too, required and required 0 like a worker's.
 """
 
 from __future__ import annotations
@@ -64,6 +66,28 @@ def worker_result(worker: Worker, host: str, elapsed_s: float) -> dict:
 def ps_result(ps: ParameterServer, host: str) -> dict:
     return {"host": host, "app_id": ps.job.app_id, "ps_index": ps.ps_index,
             "counters": dict(ps.counters), "completed_seqs": len(ps.completed())}
+
+
+def read_ps_result(path: Path) -> dict:
+    """A PS's result file as written (one job, or ``{"jobs": [...]}``), each entry
+    checked for ``app_id`` and a ``counters`` object."""
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text())
+    except ValueError as exc:
+        raise ResultError(f"{path}: not JSON ({exc})") from None
+    for entry in ps_entries(data):
+        if not (isinstance(entry, dict) and "app_id" in entry
+                and isinstance(entry.get("counters"), dict)):
+            raise ResultError(f"{path}: malformed PS result (an entry without app_id or "
+                              f"a counters object); see the format in "
+                              f"host_stack/results.py")
+    return data
+
+
+def ps_entries(data) -> list:
+    """One entry per job of a PS result."""
+    return data["jobs"] if isinstance(data, dict) and "jobs" in data else [data]
 
 
 @dataclass

@@ -27,7 +27,8 @@ from reference.scenario import Scenario, load_scenario
 from host_stack.capture import CAPTURE_MODULE, capture_drops
 from host_stack.netem import FaultSetup, plan_faults
 from host_stack.netns import Testbed
-from host_stack.results import ResultError, WorkerResult, read_worker_results
+from host_stack.results import (ResultError, WorkerResult, ps_entries, read_ps_result,
+                                 read_worker_results)
 from host_stack.roles import HOST_TIMEOUT_NS
 
 PYTHON = sys.executable
@@ -105,10 +106,16 @@ class HostRun:
         return verify_outcomes(self.scenario, outcomes_of)
 
     def unparsed(self) -> dict[str, int | None]:
-        """Per worker, the ATP frames it received and could not parse (counters
-        ``malformed``, host_stack/results.py); None where the result does not say."""
-        return {f"app {a} worker {w}": r.counters.get("malformed")
-                for (a, w), r in sorted(self.worker_results.items())}
+        """Per worker, and per PS that wrote a result (an external stack's PS need not),
+        the ATP frames it received and could not parse (counters ``malformed``,
+        host_stack/results.py); None where the result does not say."""
+        found = {f"app {a} worker {w}": r.counters.get("malformed")
+                 for (a, w), r in sorted(self.worker_results.items())}
+        for host, data in sorted(self.ps_results.items()):
+            for entry in ps_entries(data):
+                found[f"app {entry['app_id']} PS on {host}"] = \
+                    entry["counters"].get("malformed")
+        return found
 
     def counter(self, name: str) -> int:
         return sum(r.counters.get(name, 0) for r in self.worker_results.values())
@@ -270,7 +277,10 @@ def run_on_testbed(scenario: Scenario, workdir: Path, *, fabric: str = "bridge",
     for host in dict.fromkeys(h for h, _ in pses):
         path = workdir / f"{host}.ps.json"
         if path.exists():
-            run.ps_results[host] = json.loads(path.read_text())
+            try:
+                run.ps_results[host] = read_ps_result(path)
+            except ResultError as exc:
+                run.errors.append(str(exc))
     if capture:
         run.pcaps = {h: p for h, p in port_pcaps.items() if p.exists()}
         sides = {h: workdir / "pcap" / f"{i}.pcap" for h, i in host_side.items()}

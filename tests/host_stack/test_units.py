@@ -263,12 +263,8 @@ def test_a_worker_on_a_host_with_no_worker_role_is_a_user_error(tmp_path, capsys
     """Exit status 2, not 1 (1 is "the budget ran out"): a launcher reading the status
     must tell a wrong --host from a run that failed."""
     from host_stack.worker import main
-    scenario = Scenario(topology=Topology((Rack("tor0", ("w0", "ps")),)),
-                        jobs=(Job(1, ("w0",), ("ps",), 2,
-                                  (Tensor(1, 62, np.ones((1, 62), np.float32)),)),),
-                        seed=1, pool_size=8)
     path = tmp_path / "s.json"
-    path.write_text(json.dumps(scenario.to_dict()))
+    path.write_text(json.dumps(_one_worker_one_ps().to_dict()))
     assert main(["--scenario", str(path), "--host", "ps", "--iface", "lo"]) == 2
     assert "host 'ps' runs no worker in the scenario" in capsys.readouterr().err
 
@@ -306,3 +302,43 @@ def test_the_host_loop_counts_each_atp_frame_it_cannot_parse(capsys):
     assert loop.run(until=lambda: worker.finished, budget_s=5)
     assert loop.malformed == 2
     assert capsys.readouterr().err.count("malformed frame") == 2
+
+
+def _one_worker_one_ps() -> Scenario:
+    return Scenario(topology=Topology((Rack("tor0", ("w0", "ps")),)),
+                    jobs=(Job(1, ("w0",), ("ps",), 2,
+                              (Tensor(1, 62, np.ones((1, 62), np.float32)),)),),
+                    seed=1, pool_size=8)
+
+
+def test_a_ps_reports_the_frames_it_could_not_parse(tmp_path):
+    """The PS's result carries the host loop's ``malformed`` count like a worker's (the
+    host-stack checks require it and require it 0), with its link counters. Serves on
+    ``lo`` for a moment: nothing of ATP arrives there."""
+    from host_stack.ps import main
+    from host_stack.results import ps_entries, read_ps_result
+    scenario, out = tmp_path / "s.json", tmp_path / "ps.json"
+    scenario.write_text(json.dumps(_one_worker_one_ps().to_dict()))
+    assert main(["--scenario", str(scenario), "--host", "ps", "--iface", "lo",
+                 "--out", str(out), "--budget-s", "0.2"]) == 0
+    (entry,) = ps_entries(read_ps_result(out))
+    assert entry["app_id"] == 1
+    assert entry["counters"]["malformed"] == 0
+    assert {"link_sent", "link_received"} <= entry["counters"].keys()
+
+
+def test_unparsed_names_each_worker_and_each_ps_that_wrote_a_result(tmp_path):
+    from host_stack.netem import plan_faults
+    from host_stack.results import ResultError, WorkerResult, read_ps_result
+    from host_stack.session import HostRun
+    scenario = _one_worker_one_ps()
+    run = HostRun(scenario, "softswitch", plan_faults(scenario), tmp_path, 0.0)
+    run.worker_results[(1, 0)] = WorkerResult(1, 0, True, 0.1, {"malformed": 0}, {})
+    run.ps_results["p1"] = {"jobs": [{"app_id": 1, "counters": {"malformed": 3}},
+                                     {"app_id": 2, "counters": {}}]}
+    assert run.unparsed() == {"app 1 worker 0": 0, "app 1 PS on p1": 3,
+                              "app 2 PS on p1": None}
+    bad = tmp_path / "bad.ps.json"
+    bad.write_text(json.dumps({"app_id": 1}))
+    with pytest.raises(ResultError, match="malformed PS result"):
+        read_ps_result(bad)
