@@ -44,10 +44,12 @@ import re
 import shlex
 import shutil
 import signal
+import sqlite3
 import subprocess
 import sys
 import threading
 import time
+from contextlib import closing
 from pathlib import Path
 
 import yaml
@@ -126,14 +128,9 @@ def changed_since(pristine: Path) -> list[str]:
     return sorted(f for f in now.keys() | then.keys() if now.get(f) != then.get(f))
 
 
-def prepare(workdir: Path) -> tuple[Path, Path, Path]:
-    """The copy of the host code, cosmic-ray's config and its session database."""
-    code = workdir / "code"
-    for copy in (code, workdir / "pristine"):
-        _copy_host_code(copy)
-    (workdir / line_map.MAP_FILE).unlink(missing_ok=True)
-    config = workdir / "cosmic-ray.toml"
-    paths = ", ".join(json.dumps(str(code / p)) for p in MUTATED)
+def _write_config(config: Path, workdir: Path, modules) -> Path:
+    """cosmic-ray's config: mutate ``modules`` of the run's copy, judge with our judge."""
+    paths = ", ".join(json.dumps(str(workdir / "code" / p)) for p in modules)
     config.write_text(
         "[cosmic-ray]\n"
         f"module-path = [{paths}]\n"
@@ -142,6 +139,16 @@ def prepare(workdir: Path) -> tuple[Path, Path, Path]:
         f"test-command = {json.dumps(judge_command(workdir))}\n\n"
         "[cosmic-ray.distributor]\n"
         'name = "local"\n')
+    return config
+
+
+def prepare(workdir: Path) -> tuple[Path, Path, Path]:
+    """The copy of the host code, cosmic-ray's config and its session database."""
+    code = workdir / "code"
+    for copy in (code, workdir / "pristine"):
+        _copy_host_code(copy)
+    (workdir / line_map.MAP_FILE).unlink(missing_ok=True)
+    config = _write_config(workdir / "cosmic-ray.toml", workdir, MUTATED)
     session = workdir / "session.sqlite"
     session.unlink(missing_ok=True)
     return code, config, session
@@ -245,31 +252,70 @@ def _begin(workdir: Path, cosmic_ray: str, sample: int | None, seed: int,
                                f"among this code's mutants (renamed by an edit above them?)")
     return {"seed": seed, "sample": sample,
             "shard": None if shard is None else f"{shard[0]}/{shard[1]}",
-            "line_map": use_line_map, "mutants_s": 0.0}
+            "only": only is not None, "line_map": use_line_map, "mutants_s": 0.0}
 
 
-def _go_on(workdir: Path, report) -> dict:
-    """The facts of the run begun in ``workdir``. Its mutants are of the mutated modules
-    as they were: if one of those changed, the run is refused. Any other host module
-    (the link, the results format) is taken anew from the checkout, with a new line map,
-    and the copy is restored (an interrupted run can leave a mutant in it)."""
+def _go_on(workdir: Path, cosmic_ray: str, report) -> dict:
+    """The facts of the run begun in ``workdir``. Host code is taken anew from the
+    checkout (the copy is restored too: an interrupted run can leave a mutant in it),
+    with a new line map if any of it changed. The mutants of a mutated module that
+    changed are of its old code: they are made anew from the new code (their verdicts
+    dropped), so a survivor can be killed mid-run by a change to the module it lives in.
+    Not for a sample, a shard or named mutants: those were drawn from the old mutants."""
     if not (workdir / RUN_FILE).is_file() or not (workdir / "session.sqlite").is_file():
         raise MutationRunError(f"{workdir}: no run to go on with (no {RUN_FILE} or "
                                f"session.sqlite); start one without --resume")
+    facts = json.loads((workdir / RUN_FILE).read_text())
     changed = changed_since(workdir / "pristine")
     mutated = [f for f in changed if f in MUTATED]
-    if mutated:
+    if mutated and (facts["sample"] is not None or facts["shard"] or facts.get("only")):
         raise MutationRunError(
-            f"{', '.join(mutated)} changed since the run in {workdir} began: its mutants "
-            f"are of the old code; start a new run without --resume (or check out the "
-            f"commit it began on)")
+            f"{', '.join(mutated)} changed since the run in {workdir} began, and its "
+            f"mutants were drawn from the old code (a sample, a shard or named mutants): "
+            f"start a new run without --resume (or check out the commit it began on)")
     for copy in (workdir / "code", workdir / "pristine"):
         _copy_host_code(copy)
     if changed:
         report(f"host code taken anew from the checkout ({', '.join(changed)}); the line "
                f"map is made again")
         (workdir / line_map.MAP_FILE).unlink(missing_ok=True)
-    return json.loads((workdir / RUN_FILE).read_text())
+    if mutated:
+        dropped, made = renew(workdir, cosmic_ray, mutated)
+        report(f"mutants of the changed module(s) made anew: {made} (with the operators "
+               f"not kept), {dropped} verdict(s) of their old code dropped")
+        select(workdir / "code", workdir / "session.sqlite", None, facts["seed"])
+    return facts
+
+
+def renew(workdir: Path, cosmic_ray: str, modules: list[str]) -> tuple[int, int]:
+    """Replace, in the run's session, the mutants of ``modules`` (relative paths) by
+    those of the copy's current code. cosmic-ray has no call to remove work items, so
+    its tables are edited (the session's schema, cosmic_ray.work_db). Returns the number
+    of verdicts dropped and of mutants made."""
+    fresh = workdir / "renew"
+    shutil.rmtree(fresh, ignore_errors=True)
+    fresh.mkdir()
+    try:
+        config = _write_config(fresh / "cosmic-ray.toml", workdir, modules)
+        subprocess.run([cosmic_ray, "init", str(config), str(fresh / "session.sqlite")],
+                       check=True, cwd=ROOT, capture_output=True)
+        with use_db(str(fresh / "session.sqlite"), WorkDB.Mode.open) as db:
+            items = db.work_items
+    finally:
+        shutil.rmtree(fresh, ignore_errors=True)
+    paths = [str(workdir / "code" / m) for m in modules]
+    with closing(sqlite3.connect(workdir / "session.sqlite")) as db, db:
+        ids = [(job,) for (job,) in db.execute(
+            f"SELECT job_id FROM mutation_specs WHERE module_path IN "
+            f"({', '.join('?' * len(paths))})", paths)]
+        dropped = sum(db.execute("SELECT count(*) FROM work_results WHERE job_id = ? AND "
+                                 "worker_outcome != 'SKIPPED'", job).fetchone()[0]
+                      for job in ids)
+        for table in ("work_results", "mutation_specs", "work_items"):
+            db.executemany(f"DELETE FROM {table} WHERE job_id = ?", ids)
+    with use_db(str(workdir / "session.sqlite"), WorkDB.Mode.open) as db:
+        db.add_work_items(items)
+    return dropped, len(items)
 
 
 def stop_judge(workdir: Path) -> None:
@@ -300,8 +346,8 @@ def run(workdir: Path, sample: int | None, seed: int, report, *,
         raise MutationRunError("cosmic-ray is not installed in this environment "
                                "(pip install -c constraints.txt -e .)")
     workdir.mkdir(parents=True, exist_ok=True)
-    facts = _go_on(workdir, report) if resume else _begin(workdir, cosmic_ray, sample, seed, only,
-                                                  shard, use_line_map)
+    facts = (_go_on(workdir, cosmic_ray, report) if resume
+             else _begin(workdir, cosmic_ray, sample, seed, only, shard, use_line_map))
     (workdir / RUN_FILE).write_text(json.dumps(facts, indent=1))
     code, config, session = workdir / "code", workdir / "cosmic-ray.toml", \
         workdir / "session.sqlite"
@@ -382,7 +428,8 @@ def main(argv: list[str] | None = None) -> int:
                         "per machine: a whole run is hours; each part reports on its own")
     parser.add_argument("--resume", action="store_true",
                         help="go on with the run in --workdir (same seed, sample and "
-                        "shard) where it stopped; refused if a mutated module changed")
+                        "shard) where it stopped; a mutated module that changed has its "
+                        "mutants made anew (refused for a sample or a shard)")
     parser.add_argument("--no-line-map", action="store_true",
                         help="judge every mutant by the whole module (no coverage run "
                         "first; CI's gate of a few mutants known killed)")

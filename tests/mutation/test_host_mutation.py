@@ -4,8 +4,10 @@ mutants run for real, which fails on a survivor not declared equivalent."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -115,6 +117,63 @@ def test_mutant_names_survive_code_added_above(session, tmp_path):
         assert host_mutation.mutant_key(code, moved) == name
     finally:
         path.write_text(original)
+
+
+def _resumable(session, tmp_path, **facts) -> Path:
+    """A copy of the session's workdir as a run that judged one mutant of
+    host_stack/ps.py and one of host_stack/shell.py, then stopped."""
+    from cosmic_ray.work_db import WorkDB, use_db
+    from cosmic_ray.work_item import TestOutcome, WorkerOutcome, WorkResult
+    workdir = tmp_path / "run"
+    shutil.copytree(session[0], workdir)
+    with sqlite3.connect(workdir / "session.sqlite") as db:    # the copy's own paths
+        db.execute("UPDATE mutation_specs SET module_path = replace(module_path, ?, ?)",
+                   (str(session[0]), str(workdir)))
+    host_mutation.select(workdir / "code", workdir / "session.sqlite", None, seed=0)
+    facts = {"seed": 0, "sample": None, "shard": None, "only": False,
+             "line_map": True, "mutants_s": 0.0, **facts}
+    (workdir / host_mutation.RUN_FILE).write_text(json.dumps(facts))
+    survived = WorkResult(worker_outcome=WorkerOutcome.NORMAL,
+                          test_outcome=TestOutcome.SURVIVED, output="", diff="")
+    with use_db(str(workdir / "session.sqlite"), WorkDB.Mode.open) as db:
+        for module in ("host_stack/ps.py", "host_stack/shell.py"):
+            item = next(i for i in db.pending_work_items
+                        if Path(i.mutations[0].module_path) == workdir / "code" / module)
+            db.set_result(item.job_id, survived)
+    return workdir
+
+
+def test_a_resumed_run_makes_a_changed_modules_mutants_anew(session, tmp_path):
+    """A mutated module that changed since the run began (here: the run's pristine copy
+    made to differ from the checkout) has its mutants made from the checkout's code and
+    its verdicts dropped; the other modules' verdicts and mutants stay."""
+    workdir = _resumable(session, tmp_path)
+    code = workdir / "code"
+    before = _pending(code, workdir / "session.sqlite")
+    ps_copy = workdir / "pristine" / "host_stack" / "ps.py"
+    ps_copy.write_text(ps_copy.read_text() + "\nNEVER = 1 + 1\n")   # the old code
+    lines = []
+    host_mutation._go_on(workdir, str(Path(sys.executable).parent / "cosmic-ray"),
+                         lines.append)
+    assert any("host_stack/ps.py" in line for line in lines), lines
+    assert any("1 verdict(s) of their old code dropped" in line for line in lines), lines
+    found = host_mutation.results(code, workdir / "session.sqlite")
+    assert [r["mutant"].split(": ")[0] for r in found] == ["host_stack/shell.py"]
+    after = _pending(code, workdir / "session.sqlite")
+    ps_of = lambda names: sorted(n for n in names if n.startswith("host_stack/ps.py"))
+    assert [n for n in after if not n.startswith("host_stack/ps.py")] == \
+        [n for n in before if not n.startswith("host_stack/ps.py")]
+    # every kept mutant of the module's code, the one judged before included
+    assert len(ps_of(after)) == len(ps_of(before)) + 1
+    assert not any("NEVER" in n for n in after)
+
+
+def test_a_resumed_sample_refuses_a_changed_module(session, tmp_path):
+    workdir = _resumable(session, tmp_path, sample=5)
+    ps_copy = workdir / "pristine" / "host_stack" / "ps.py"
+    ps_copy.write_text(ps_copy.read_text() + "\n")
+    with pytest.raises(host_mutation.MutationRunError, match="drawn from the old code"):
+        host_mutation._go_on(workdir, "cosmic-ray", lambda line: None)
 
 
 def test_the_host_processes_run_on_the_copy():
