@@ -5,6 +5,8 @@ cosmic-ray, judged by the host-stack conformance module on the softswitch.
     python -m tests.mutation.host_mutation --sample 4 --seed 7  # a sample (CI)
     python -m tests.mutation.host_mutation --shard 2/3          # a third, on one machine
     python -m tests.mutation.host_mutation --resume             # go on where it stopped
+    python -m tests.mutation.host_mutation --resume --rejudge   # ... judging again the
+                                                  # survivors not declared (killed since?)
 
 What is mutated: the code our host processes run, ``host_stack/{shell,roles,worker,ps}.py``
 and the reference worker and PS they drive (``reference/worker.py``, ``reference/ps.py``).
@@ -318,6 +320,19 @@ def renew(workdir: Path, cosmic_ray: str, modules: list[str]) -> tuple[int, int]
     return dropped, len(items)
 
 
+def rejudge(workdir: Path) -> list[str]:
+    """Put the run's survivors not declared equivalent back among the mutants to run
+    (a check or scenario added since may kill them); their names."""
+    code, session = workdir / "code", workdir / "session.sqlite"
+    equivalent = declared()
+    again = [r for r in results(code, session)
+             if r["outcome"] == "survived" and r["mutant"] not in equivalent]
+    with closing(sqlite3.connect(session)) as db, db:
+        db.executemany("DELETE FROM work_results WHERE job_id = ?",
+                       [(r["job"],) for r in again])
+    return [r["mutant"] for r in again]
+
+
 def stop_judge(workdir: Path) -> None:
     """Stop the judge of the mutant in progress, if any: cosmic-ray starts it in a
     session of its own, so a run stopped (Ctrl-C, SIGTERM) would leave it running;
@@ -340,7 +355,7 @@ def _pending(session: Path) -> int:
 def run(workdir: Path, sample: int | None, seed: int, report, *,
         check_intact: bool = True, only: set[str] | None = None,
         shard: tuple[int, int] | None = None, use_line_map: bool = True,
-        resume: bool = False) -> int:
+        resume: bool = False, again: bool = False) -> int:
     cosmic_ray = shutil.which("cosmic-ray", path=str(Path(sys.executable).parent))
     if cosmic_ray is None:
         raise MutationRunError("cosmic-ray is not installed in this environment "
@@ -349,6 +364,9 @@ def run(workdir: Path, sample: int | None, seed: int, report, *,
     facts = (_go_on(workdir, cosmic_ray, report) if resume
              else _begin(workdir, cosmic_ray, sample, seed, only, shard, use_line_map))
     (workdir / RUN_FILE).write_text(json.dumps(facts, indent=1))
+    if again:
+        for name in rejudge(workdir):
+            report(f"judged again: {name}")
     code, config, session = workdir / "code", workdir / "cosmic-ray.toml", \
         workdir / "session.sqlite"
     before, todo = len(results(code, session)), _pending(session)
@@ -430,6 +448,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="go on with the run in --workdir (same seed, sample and "
                         "shard) where it stopped; a mutated module that changed has its "
                         "mutants made anew (refused for a sample or a shard)")
+    parser.add_argument("--rejudge", action="store_true",
+                        help="with --resume: judge again the run's survivors not declared "
+                        "equivalent (after a check or scenario was added to kill them)")
     parser.add_argument("--no-line-map", action="store_true",
                         help="judge every mutant by the whole module (no coverage run "
                         "first; CI's gate of a few mutants known killed)")
@@ -447,6 +468,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.resume and (args.sample is not None or args.shard or args.mutants):
         parser.error("--resume goes on with the run's own --sample/--shard/--mutants "
                      "(its run.json); give none of them")
+    if args.rejudge and not args.resume:
+        parser.error("--rejudge goes with --resume (a new run judges every mutant)")
     # a SIGTERM unwinds like Ctrl-C, so the judge in progress is stopped and the
     # run's facts are written (it goes on with --resume)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
@@ -457,7 +480,8 @@ def main(argv: list[str] | None = None) -> int:
         return run(args.workdir, args.sample, args.seed,
                    lambda line: print(line, flush=True),
                    check_intact=not args.no_intact_check, only=only, shard=args.shard,
-                   use_line_map=not args.no_line_map, resume=args.resume)
+                   use_line_map=not args.no_line_map, resume=args.resume,
+                   again=args.rejudge)
     except MutationRunError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

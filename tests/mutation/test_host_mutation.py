@@ -168,6 +168,20 @@ def test_a_resumed_run_makes_a_changed_modules_mutants_anew(session, tmp_path):
     assert not any("NEVER" in n for n in after)
 
 
+def test_rejudge_puts_back_the_survivors_not_declared(session, tmp_path, monkeypatch):
+    workdir = _resumable(session, tmp_path)
+    code, db = workdir / "code", workdir / "session.sqlite"
+    before = _pending(code, db)
+    judged = {r["mutant"].split(": ")[0]: r["mutant"]
+              for r in host_mutation.results(code, db)}
+    monkeypatch.setattr(host_mutation, "declared",
+                        lambda: {judged["host_stack/shell.py"]: "declared"})
+    assert host_mutation.rejudge(workdir) == [judged["host_stack/ps.py"]]
+    assert _pending(code, db) == sorted(before + [judged["host_stack/ps.py"]])
+    assert [r["mutant"] for r in host_mutation.results(code, db)] == \
+        [judged["host_stack/shell.py"]]
+
+
 def test_a_resumed_sample_refuses_a_changed_module(session, tmp_path):
     workdir = _resumable(session, tmp_path, sample=5)
     ps_copy = workdir / "pristine" / "host_stack" / "ps.py"
