@@ -36,6 +36,7 @@ from reference.seqnum import SEQ_RING, nth_seq, seq_wraps
 from host_stack.netns import Testbed, unavailable_reason
 from host_stack.roles import single_job, single_job_topology
 from host_stack.session import softswitch_available
+from host_stack.stopping import stop
 from host_stack.train_example import HIDDEN, packets_per_step, unwords
 
 BAR = 30
@@ -198,8 +199,7 @@ def main(argv: list[str] | None = None) -> int:
             time.sleep(0.05)
         for p in workers:
             p.wait(timeout=30)
-        server.terminate()
-        server.wait(timeout=10)
+        stop([server], 10)
     elapsed = time.monotonic() - started
     records = [read_steps(log) for log in logs]
     losses = [float(np.mean([r[i]["loss"] for r in records])) for i in range(args.steps)]

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import time
@@ -42,6 +41,7 @@ from host_stack.capture import CAPTURE_MODULE, CapturedRun, capture_drops, switc
 from host_stack.netns import Testbed
 from host_stack.release_build import ReleaseBinaries
 from host_stack.release_clock import slowed
+from host_stack.stopping import stop
 
 APP_ID = 1
 THREADS = 12                  # hard-coded on both sides: a queue and a tensor each
@@ -130,20 +130,6 @@ def sent_by(host: str, frame: bytes) -> bool:
 EXIT_GRACE_S = 30.0
 
 
-def _stop(proc: subprocess.Popen, grace_s: float = EXIT_GRACE_S) -> bool:
-    """SIGTERM, then SIGKILL; True if it stopped on SIGTERM."""
-    if proc.poll() is not None:
-        return True
-    proc.send_signal(signal.SIGTERM)
-    try:
-        proc.wait(timeout=grace_s)
-        return True
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait(timeout=grace_s)
-        return False
-
-
 # the capture runs ahead of everything else on the machine (root may raise priority):
 # the release busy-polls 24 threads per side, and a fresh-clone CI run on 2 cores saw
 # the capture at nice 0 miss 761 of w0's frames despite its 128 MiB buffer
@@ -225,13 +211,12 @@ def run_release(binaries: ReleaseBinaries, workdir: Path, *, workers: int = 1, l
         run.elapsed_s = time.monotonic() - t0
         run.worker_exit = {h: p.poll() for h, p in procs.items()}
         time.sleep(0.2)  # late frames reach the capture
-        for name, proc in [*procs.items(), ("ps", ps)]:
-            if not _stop(proc):
-                run.left_running.append(name)
+        hosts_procs = {**procs, "ps": ps}
+        killed = stop(hosts_procs.values(), EXIT_GRACE_S)
+        run.left_running += [name for name, proc in hosts_procs.items() if proc in killed]
         if capturing is not None:
-            _stop(capturing)
-        for proc, _ in switches:
-            _stop(proc)
+            stop([capturing], EXIT_GRACE_S)
+        stop((proc for proc, _ in switches), EXIT_GRACE_S)
         run.pcaps = {h: workdir / "pcap" / f"{bed.port(h)}.pcap" for h in hosts}
     run.pcaps = {h: p for h, p in run.pcaps.items() if p.exists()}
     drops = capture_drops(workdir / "pcap") if capture else None

@@ -14,7 +14,6 @@ import importlib.util
 import json
 import shlex
 import shutil
-import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
@@ -30,6 +29,7 @@ from host_stack.netns import Testbed
 from host_stack.results import (ResultError, WorkerResult, ps_entries, read_ps_result,
                                  read_worker_results)
 from host_stack.roles import HOST_TIMEOUT_NS
+from host_stack.stopping import stop
 
 PYTHON = sys.executable
 ROOT = Path(__file__).resolve().parents[1]
@@ -244,28 +244,16 @@ def run_on_testbed(scenario: Scenario, workdir: Path, *, fabric: str = "bridge",
         _wait_workers(run, worker_procs, ps_procs, budget_s + 10, progress)
         run.elapsed_s = time.monotonic() - started
         time.sleep(0.05)  # let late frames reach the capture
-        for proc in ps_procs.values():
-            if proc.poll() is None:
-                proc.terminate()
-        for host, proc in ps_procs.items():
-            try:
-                proc.wait(timeout=5)
-            except Exception:
-                run.errors.append(f"PS {host} did not stop on SIGTERM")
+        killed = stop(ps_procs.values())
+        run.errors += [f"PS {host} did not stop on SIGTERM"
+                       for host, proc in ps_procs.items() if proc in killed]
         if after_workers is not None:
             live = _live_run(bed, scenario, switches, run)
             try:
                 run.after = after_workers(live)
             finally:
                 live.close()
-        for proc in helpers:
-            if proc.poll() is None:
-                proc.terminate()
-        for proc in helpers:
-            try:
-                proc.wait(timeout=5)
-            except Exception:
-                pass
+        stop(helpers)
     for host in dict.fromkeys(h for h, _ in workers):
         try:
             results = read_worker_results(workdir / f"{host}.worker.json")
@@ -315,13 +303,8 @@ def _wait_workers(run: HostRun, workers: dict, pses: dict, limit_s: float,
         time.sleep(0.005)
     if why:
         run.errors.append(f"{why} (see its log); the other workers were stopped")
-    for host, proc in left.items():
-        proc.terminate()
-        try:
-            proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+    stop(left.values())
+    for host in left:
         run.worker_status[host] = -9
         if why is None:
             run.errors.append(f"worker {host} did not exit within the budget")

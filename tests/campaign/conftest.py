@@ -11,6 +11,8 @@ import time
 
 import pytest
 
+from host_stack.stopping import stop
+
 
 def _free_port() -> int:
     with socket.socket() as sock:
@@ -32,16 +34,6 @@ def _answers(proc: subprocess.Popen, port: int) -> bool:
         return False
     finally:
         client.close()
-
-
-def _stop(proc: subprocess.Popen) -> None:
-    if proc.poll() is None:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 @pytest.fixture(scope="module")
@@ -67,9 +59,9 @@ def redis_server(tmp_path_factory):
             try:
                 yield f"redis://127.0.0.1:{port}"
             finally:
-                _stop(proc)
+                stop([proc], 10)
             return
-        _stop(proc)
+        stop([proc], 10)
     tail = log.read_text(errors="replace")[-500:] if log.exists() else ""
     pytest.fail(f"redis-server did not start on a free loopback port: {tail}")
 
