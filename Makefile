@@ -74,10 +74,10 @@ p4testgen-ptf: $(VENV)/.installed
 
 # mutation testing of the host code (cosmic-ray), judged by conformance/test_host_stack.py
 # on the softswitch (needs root): every mutant, hours; SAMPLE=n SEED=s for a sample,
-# SHARD=i/n a part per machine, RESUME=1 to go on with the run in reports/host-mutation.
-# Report: reports/host-mutation/report.json; see docs/host-mutation.md
+# SHARD=i/n a part per machine, RESUME=1 to go on with the run in reports/host-mutation
+# (REJUDGE=1 also judges its undeclared survivors again). Report: reports/host-mutation/report.json; see docs/host-mutation.md
 host-mutation: $(VENV)/.installed
-	$(PY) -m tests.mutation.host_mutation $(if $(SAMPLE),--sample $(SAMPLE) --seed $(or $(SEED),0)) $(if $(SHARD),--shard $(SHARD)) $(if $(RESUME),--resume)
+	$(PY) -m tests.mutation.host_mutation $(if $(SAMPLE),--sample $(SAMPLE) --seed $(or $(SEED),0)) $(if $(SHARD),--shard $(SHARD)) $(if $(RESUME),--resume) $(if $(REJUDGE),--rejudge)
 
 # ATP training over veths and network namespaces (needs root); see host_stack/demo.py
 demo: $(VENV)/.installed
