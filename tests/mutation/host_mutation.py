@@ -92,15 +92,19 @@ def kept(operator: str) -> bool:
 
 def mutant_key(code: Path, mutation) -> str:
     """A mutant's name across code changes: file, operator, the mutated line's text and
-    the column (line numbers move when code is added above). The text is read from the
-    pristine copy next to ``code`` (an interrupted run leaves a mutant in ``code``)."""
+    the column (line numbers move when code is added above); where the file has the same
+    text on several lines, which of them (`` #2``: the second), so that a declaration
+    names one mutant. The text is read from the pristine copy next to ``code`` (an
+    interrupted run leaves a mutant in ``code``)."""
     path = Path(mutation.module_path)
     rel = path.relative_to(code).as_posix() if path.is_absolute() else path.as_posix()
     line, column = mutation.start_pos
     pristine = code.parent / "pristine"
-    text = ((pristine if pristine.is_dir() else code) / rel).read_text() \
-        .splitlines()[line - 1].strip()
-    return f"{rel}: {mutation.operator_name.split('/')[-1]} @{column} `{text}`"
+    lines = [t.strip() for t in
+             ((pristine if pristine.is_dir() else code) / rel).read_text().splitlines()]
+    text = lines[line - 1]
+    alike = "" if lines.count(text) == 1 else f" #{lines[:line].count(text)}"
+    return f"{rel}: {mutation.operator_name.split('/')[-1]} @{column} `{text}`{alike}"
 
 
 def declared() -> dict[str, str]:

@@ -190,6 +190,19 @@ def test_a_resumed_sample_refuses_a_changed_module(session, tmp_path):
         host_mutation._go_on(workdir, "cosmic-ray", lambda line: None)
 
 
+def test_a_line_whose_text_recurs_is_named_by_its_place_among_them(tmp_path):
+    """Declaring a mutant must not declare its twin on another line of the same text."""
+    (tmp_path / "pristine").mkdir()
+    (tmp_path / "pristine" / "m.py").write_text(
+        "if x:\n    y = 1\nif x:\n    y = 2\nif x:\n")
+    def name(line: int) -> str:
+        return host_mutation.mutant_key(tmp_path / "code", SimpleNamespace(
+            module_path="m.py", operator_name="core/AddNot", start_pos=(line, 3)))
+    assert [name(n) for n in (1, 2, 3, 5)] == [
+        "m.py: AddNot @3 `if x:` #1", "m.py: AddNot @3 `y = 1`",
+        "m.py: AddNot @3 `if x:` #2", "m.py: AddNot @3 `if x:` #3"]
+
+
 def test_the_host_processes_run_on_the_copy():
     template = HostStackCommand().worker
     run = host_code_template(template, Path("/tmp/copy"))
