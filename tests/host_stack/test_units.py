@@ -311,6 +311,15 @@ def _one_worker_one_ps() -> Scenario:
                     seed=1, pool_size=8)
 
 
+def test_a_ps_on_a_host_with_no_ps_role_is_a_user_error(tmp_path, capsys):
+    """Exit status 2 like the worker's: the host runs no PS (a wrong --host)."""
+    from host_stack.ps import main
+    scenario = tmp_path / "s.json"
+    scenario.write_text(json.dumps(_one_worker_one_ps().to_dict()))
+    assert main(["--scenario", str(scenario), "--host", "w0", "--iface", "lo"]) == 2
+    assert "host 'w0' runs no PS in the scenario" in capsys.readouterr().err
+
+
 def test_a_ps_reports_the_frames_it_could_not_parse(tmp_path):
     """The PS's result carries the host loop's ``malformed`` count like a worker's (the
     host-stack checks require it and require it 0), with its link counters. Serves on
