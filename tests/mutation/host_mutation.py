@@ -78,7 +78,8 @@ KEPT = {
                                   "NotIn_In"),
 }
 RUN_FILE = "run.json"        # the run's seed, sample, shard, time: kept for --resume
-MUTANT_TIMEOUT_S = 900.0     # a hung mutant is killed (cosmic-ray counts a timeout so)
+MUTANT_TIMEOUT_S = 900.0
+UNJUDGED = "UNJUDGED"        # the output of a declared mutant recorded without a judge     # a hung mutant is killed (cosmic-ray counts a timeout so)
 
 
 class MutationRunError(RuntimeError):
@@ -193,6 +194,24 @@ def select(code: Path, session: Path, sample: int | None, seed: int,
     return len(left)
 
 
+def settle_declared(code: Path, session: Path) -> int:
+    """Record the mutants declared equivalent before their turn as survivors without
+    judging them (``UNJUDGED`` in their output; ``--rejudge`` takes them back if the
+    declaration goes). Judging one could only show it killed, and a declared mutant
+    counted as equivalent instead of killed lowers the score, never raises it; each
+    costs a survivor's judge (~75 s on a line of the host loop). How many."""
+    equivalent = declared()
+    settled = WorkResult(worker_outcome=WorkerOutcome.NORMAL,
+                         test_outcome=TestOutcome.SURVIVED,
+                         output=f"{UNJUDGED}: declared equivalent before its turn "
+                                f"({EQUIVALENT.name})")
+    with use_db(str(session), WorkDB.Mode.open) as db:
+        ids = [i.job_id for i in db.pending_work_items
+               if mutant_key(code, i.mutations[0]) in equivalent]
+        db.set_multiple_results(ids, settled)
+    return len(ids)
+
+
 def baseline(workdir: Path) -> float:
     """Run the judge on the intact copy: it must pass (else every mutant would count as
     killed); its duration is a survivor's cost."""
@@ -217,6 +236,7 @@ def results(code: Path, session: Path) -> list[dict]:
             out.append({"mutant": mutant_key(code, mutation), "job": item.job_id,
                         "outcome": "killed" if killed else "survived",
                         "unrun": not killed and (result.output or "").startswith(UNRUN),
+                        "unjudged": (result.output or "").startswith(UNJUDGED),
                         "judge_s": _judge_seconds(result.output or ""),
                         "test_outcome": str(result.test_outcome),
                         "diff": result.diff})
@@ -242,6 +262,7 @@ def summarize(found: list[dict], equivalent: dict[str, str]) -> dict:
             "judge_mean_s": {o: round(sum(t) / len(t), 1) if t else None
                              for o, t in timed.items()},
             "unrun": sum(bool(r.get("unrun")) for r in survivors),
+            "declared_unjudged": sum(bool(r.get("unjudged")) for r in survivors),
             "equivalent": len(declared_), "new_survivors": [r["mutant"] for r in new],
             "score": round(killed / judged, 4) if judged else None}
 
@@ -373,6 +394,11 @@ def run(workdir: Path, sample: int | None, seed: int, report, *,
             report(f"judged again: {name}")
     code, config, session = workdir / "code", workdir / "cosmic-ray.toml", \
         workdir / "session.sqlite"
+    if facts["sample"] is None and not facts.get("only"):   # a sample drew none of them
+        settled = settle_declared(code, session)
+        if settled:
+            report(f"{settled} mutant(s) declared equivalent before their turn: "
+                   f"recorded as survivors, not judged")
     before, todo = len(results(code, session)), _pending(session)
     load = os.getloadavg()
     report(f"{todo} mutant(s) to run{f', {before} judged before' if before else ''} "
@@ -424,7 +450,9 @@ def write_report(workdir: Path, report, **facts) -> int:
     tmp.replace(workdir / "report.json")
     report(f"{summary['mutants']} mutant(s): {summary['killed']} killed, "
            f"{summary['survived']} survived ({summary['unrun']} on lines no test "
-           f"runs, {summary['equivalent']} declared equivalent), score {summary['score']}; report: {workdir / 'report.json'}")
+           f"runs, {summary['equivalent']} declared equivalent, "
+           f"{summary['declared_unjudged']} of them before their turn, not judged), "
+           f"score {summary['score']}; report: {workdir / 'report.json'}")
     for name in summary["new_survivors"]:
         report(f"NEW SURVIVOR (kill it with a check or scenario, or declare it in "
                f"{EQUIVALENT.relative_to(ROOT)}): {name}")

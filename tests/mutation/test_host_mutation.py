@@ -182,6 +182,26 @@ def test_rejudge_puts_back_the_survivors_not_declared(session, tmp_path, monkeyp
         [judged["host_stack/shell.py"]]
 
 
+def test_declared_mutants_are_recorded_as_survivors_without_a_judge(session, tmp_path,
+                                                                     monkeypatch):
+    workdir = _resumable(session, tmp_path)
+    code, db = workdir / "code", workdir / "session.sqlite"
+    before = _pending(code, db)
+    chosen = [before[0], before[-1]]
+    monkeypatch.setattr(host_mutation, "declared", lambda: dict.fromkeys(chosen, "why"))
+    assert host_mutation.settle_declared(code, db) == 2
+    assert _pending(code, db) == before[1:-1]
+    found = {r["mutant"]: r for r in host_mutation.results(code, db)}
+    assert all(found[name]["outcome"] == "survived" and found[name]["unjudged"]
+               for name in chosen)
+    summary = host_mutation.summarize(list(found.values()), host_mutation.declared())
+    assert (summary["equivalent"], summary["declared_unjudged"]) == (2, 2)
+    # a declaration withdrawn: the mutant is an undeclared survivor, judged again
+    monkeypatch.setattr(host_mutation, "declared", lambda: {chosen[0]: "why"})
+    assert chosen[1] in host_mutation.rejudge(workdir)
+    assert chosen[1] in _pending(code, db)
+
+
 def test_a_resumed_sample_refuses_a_changed_module(session, tmp_path):
     workdir = _resumable(session, tmp_path, sample=5)
     ps_copy = workdir / "pristine" / "host_stack" / "ps.py"
