@@ -199,8 +199,12 @@ def settle_declared(code: Path, session: Path) -> int:
     judging them (``UNJUDGED`` in their output; ``--rejudge`` takes them back if the
     declaration goes). Judging one could only show it killed, and a declared mutant
     counted as equivalent instead of killed lowers the score, never raises it; each
-    costs a survivor's judge (~75 s on a line of the host loop). How many."""
-    equivalent = declared()
+    costs a survivor's judge (~75 s on a line of the host loop). Not a mutant whose
+    name another mutant shares that was killed (NumberReplacer's two variants of one
+    number share a name, and the declaration was written for the one that survived).
+    How many."""
+    killed = {r["mutant"] for r in results(code, session) if r["outcome"] == "killed"}
+    equivalent = {name: why for name, why in declared().items() if name not in killed}
     settled = WorkResult(worker_outcome=WorkerOutcome.NORMAL,
                          test_outcome=TestOutcome.SURVIVED,
                          output=f"{UNJUDGED}: declared equivalent before its turn "

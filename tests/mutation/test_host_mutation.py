@@ -202,6 +202,27 @@ def test_declared_mutants_are_recorded_as_survivors_without_a_judge(session, tmp
     assert chosen[1] in _pending(code, db)
 
 
+def test_a_declared_name_a_killed_mutant_shares_is_still_judged(session, tmp_path,
+                                                                 monkeypatch):
+    """NumberReplacer's two variants of one number share a name: the one killed says
+    the declaration was not written for it, so its twin is judged."""
+    from collections import Counter
+    from cosmic_ray.work_db import WorkDB, use_db
+    from cosmic_ray.work_item import TestOutcome, WorkerOutcome, WorkResult
+    workdir = _resumable(session, tmp_path)
+    code, db = workdir / "code", workdir / "session.sqlite"
+    twins = next(name for name, n in Counter(_pending(code, db)).items() if n == 2)
+    with use_db(str(db), WorkDB.Mode.open) as work:
+        first = next(i for i in work.pending_work_items
+                     if host_mutation.mutant_key(code, i.mutations[0]) == twins)
+        work.set_result(first.job_id, WorkResult(
+            worker_outcome=WorkerOutcome.NORMAL, test_outcome=TestOutcome.KILLED,
+            output="", diff=""))
+    monkeypatch.setattr(host_mutation, "declared", lambda: {twins: "why"})
+    assert host_mutation.settle_declared(code, db) == 0
+    assert twins in _pending(code, db)
+
+
 def test_a_resumed_sample_refuses_a_changed_module(session, tmp_path):
     workdir = _resumable(session, tmp_path, sample=5)
     ps_copy = workdir / "pristine" / "host_stack" / "ps.py"
