@@ -27,7 +27,7 @@ from reference.wire import (
     ELEMENTS, FLAG_ACK, FLAG_ECN, FLAG_OVERFLOW, FLAG_RESEND, WireError, decode,
 )
 
-from atp_fixtures.oracles.host_rules import assert_host_rules
+from atp_fixtures.oracles.host_rules import CWND_MAX_FRAMES, assert_host_rules
 from atp_fixtures.oracles.host_timing import (
     HostTimer, TimedCapture, assert_host_timing, host_stack_timer,
 )
@@ -784,6 +784,48 @@ def test_aimd_window_grows_back_after_an_ecn_burst(request, fabric):
     seqs not admitted yet: too large; never growing back, or halving at every boundary
     after a mark, holds back seqs the window admits while seq 300 is held: too small)."""
     run_with_some_marks(request, ecn_burst_then_calm(fabric), fabric)
+
+
+CAPPED_S, CAPPED_HELD = 128, 300     # S above AIMD's cap of 100 frames; the seq held
+
+
+def window_above_the_cap(fabric: str) -> Scenario:
+    """ecn-aimd's three workers with congestion control and S = 128, one tensor of 400
+    packets, no marks: from the first window boundary the window is AIMD's cap, 100
+    frames, not S; h1's seq 300 is lost with its resends for 2 s, so every worker's A
+    stays at 299 meanwhile."""
+    faults = {"targeted": lost("h1", CAPPED_HELD,
+                                resends_to_hold(run_timeout_ns(fabric)) + 1)}
+    data = load("ecn-aimd", congestion=[], faults=faults, pool_size=1024).to_dict()
+    data["jobs"][0]["window"] = CAPPED_S
+    data["jobs"][0]["tensors"] = [{"key": 3, "length": 400 * ELEMENTS, "data": None}]
+    return Scenario.from_dict(data)
+
+
+def test_aimd_window_is_capped_at_100_frames(request, fabric):
+    """7.5's clamp both ways, on a window S larger than the cap (no queue needed: on the
+    bridge too): while seq 300 is held, each worker's new seqs reach exactly
+    A + 100 = 399 (seq 399 leaves before seq 300's parameter packet reaches it, seq 400
+    only after). A cap one frame higher sends 400 early, one lower holds 399 back."""
+    run = run_scenario_here(request, window_above_the_cap(fabric), fabric)
+    assert_host_rules_and_exact_results(run)
+    last = CAPPED_HELD - 1 + CWND_MAX_FRAMES
+    for job, _, host in worker_hosts(run.scenario):
+        order: dict[tuple[str, int], int] = {}
+        for i, p in enumerate(frames_at(run, host)):
+            if p.app_id != job.app_id:
+                continue
+            if p.flags & FLAG_ACK and p.seq == CAPPED_HELD:
+                order.setdefault(("parameter", p.seq), i)
+            elif not p.flags & (FLAG_ACK | FLAG_RESEND):
+                order.setdefault(("new", p.seq), i)
+        released = order[("parameter", CAPPED_HELD)]
+        assert order[("new", last)] < released < order[("new", last + 1)], (
+            f"{host}: with seq {CAPPED_HELD} held (A = {CAPPED_HELD - 1}) the window "
+            f"capped at {CWND_MAX_FRAMES} frames admits seqs up to {last}: seq {last} "
+            f"left at frame {order[('new', last)]}, seq {last + 1} at frame "
+            f"{order[('new', last + 1)]}, seq {CAPPED_HELD}'s parameter packet arrived "
+            f"at frame {released}")
 
 
 def test_release_profile_numbers_each_tensor_from_seq_1(request, fabric):

@@ -39,6 +39,7 @@ reason; a survivor not declared there fails the run (exit status 1). The report
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import random
@@ -411,6 +412,10 @@ def run(workdir: Path, sample: int | None, seed: int, report, *,
     if check_intact:
         intact_s = baseline(workdir)
         report(f"intact host code passes {JUDGE} on the softswitch in {intact_s:.0f} s")
+    judge_digest = hashlib.sha256((ROOT / JUDGE).read_bytes()).hexdigest()
+    if facts.get("map_judge") != judge_digest:
+        # a test added to the judge since is in no map: it would judge no mutant
+        (workdir / line_map.MAP_FILE).unlink(missing_ok=True)
     if facts["line_map"] and todo and not (workdir / line_map.MAP_FILE).is_file():
         report("mapping which test runs which line: the module once, its host processes "
                "under coverage.py")
@@ -418,6 +423,8 @@ def run(workdir: Path, sample: int | None, seed: int, report, *,
         argv, env = pytest_command(workdir, stop_first=False)
         found, how = line_map.build(code, argv, env, workdir / "coverage", MUTATED)
         found.save(workdir / line_map.MAP_FILE)
+        facts["map_judge"] = judge_digest
+        (workdir / RUN_FILE).write_text(json.dumps(facts, indent=1))
         report(f"line map: {sum(map(len, found.lines.values()))} statements run by "
                f"{len(found.seconds)} tests ({how}; {time.monotonic() - started:.0f} s)")
     started = time.monotonic()
