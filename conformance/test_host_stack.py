@@ -39,6 +39,7 @@ from atp_fixtures.targets.registry import driver_class
 from atp_fixtures.targets.softswitch import SoftswitchTarget
 from host_stack.capture import CapturedRun, read_pcap
 from host_stack.netns import unavailable_reason
+from host_stack.results import ps_entries
 from host_stack.roles import HOST_TIMEOUT_NS
 from host_stack.session import HostRun, run_on_testbed, softswitch_available
 from host_stack.shell import MALFORMED_LOGGED, next_backoff
@@ -589,7 +590,7 @@ def test_multi_ps_idle_ps_returns_on_real_processes(request, fabric):
     run = run_scenario_here(request, multi_ps_long_job(), "bridge",
                             budget_s=MULTI_PS_BUDGET_S)
     assert_host_rules_and_exact_results(run)
-    forgets = {host: r["counters"].get("stale_forgets", 0)
+    forgets = {host: sum(e["counters"].get("stale_forgets", 0) for e in ps_entries(r))
                for host, r in run.ps_results.items()}
     assert forgets.get("ps1", 0) >= 1, (
         f"ps1 never forgot the job after T_stale (per PS: {forgets}): its stale frontier "
