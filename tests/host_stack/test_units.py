@@ -287,6 +287,14 @@ def test_the_launchers_topology_holds_every_worker_and_server_on_one_switch():
         ("tor", ("worker0", "worker1", "server0"))]
 
 
+def test_a_launched_job_numbers_its_seqs_from_1():
+    """Hosts started by the launcher (no scenario) number seqs from 1, as the spec's
+    workers and the release's do; a scenario may start elsewhere (``first_seq``)."""
+    from host_stack.roles import single_job
+    job, _ = single_job(1, 2, 1, 4, scale=1.0, congestion_control=False)
+    assert job.first_seq == 1
+
+
 def test_the_host_loop_counts_each_atp_frame_it_cannot_parse(capsys):
     """What a worker reports as ``counters.malformed`` (the host-stack checks require it
     0): frames its app refused with a WireError, one by one, the rest still served."""
