@@ -39,6 +39,7 @@ reason; a survivor not declared there fails the run (exit status 1). The report
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import json
 import os
@@ -92,6 +93,13 @@ def kept(operator: str) -> bool:
     return family not in KEPT or pair in KEPT[family]
 
 
+@functools.lru_cache(maxsize=32)
+def _stripped_lines(path: str, mtime_ns: int, size: int) -> tuple[str, ...]:
+    """A module's lines, stripped, read once per version (a report names ~600 mutants
+    of six files; the file's time and size key out a copy taken anew)."""
+    return tuple(t.strip() for t in Path(path).read_text().splitlines())
+
+
 def mutant_key(code: Path, mutation) -> str:
     """A mutant's name across code changes: file, operator, the mutated line's text and
     the column (line numbers move when code is added above); where the file has the same
@@ -102,8 +110,9 @@ def mutant_key(code: Path, mutation) -> str:
     rel = path.relative_to(code).as_posix() if path.is_absolute() else path.as_posix()
     line, column = mutation.start_pos
     pristine = code.parent / "pristine"
-    lines = [t.strip() for t in
-             ((pristine if pristine.is_dir() else code) / rel).read_text().splitlines()]
+    source = (pristine if pristine.is_dir() else code) / rel
+    stat = source.stat()
+    lines = _stripped_lines(str(source), stat.st_mtime_ns, stat.st_size)
     text = lines[line - 1]
     alike = "" if lines.count(text) == 1 else f" #{lines[:line].count(text)}"
     return f"{rel}: {mutation.operator_name.split('/')[-1]} @{column} `{text}`{alike}"
