@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 
 from reference.oracle import check_seq, expected_seqs
+from reference.profiles import profile_named
 from reference.quantize import quantize
 from reference.seqnum import nth_seq, packet_index, seq_add
 from reference.scenario import Scenario, load_scenario
@@ -31,6 +32,7 @@ from atp_fixtures.oracles.host_rules import CWND_MAX_FRAMES, assert_host_rules
 from atp_fixtures.oracles.host_timing import (
     HostTimer, TimedCapture, assert_host_timing, host_stack_timer,
 )
+from atp_fixtures.oracles.protocol_doc import rule_name
 from atp_fixtures.oracles.properties import (
     assert_leaks_swept, assert_teardown_reclaims, owned_by_job,
 )
@@ -129,6 +131,16 @@ def assert_host_rules_and_exact_results(run: HostRun, timer: HostTimer | None = 
     assert not any(unparsed.values()), (
         f"a host received ATP frames it could not handle: {unparsed}; each host's "
         f"log in {run.workdir} names the first {MALFORMED_LOGGED} and the error")
+    # 6.6: a PS forgets all state at or behind the last fresh seq minus S; once every seq
+    # completed, every worker's latest seq reached its PS, so a PS holds state of at most
+    # S seqs (one key each: seqs run across tensors). Not under 9.7 (per-tensor seqs: the
+    # release's PS, and ours in that profile, forget nothing).
+    if profile_named(run.scenario.profile).seq_across_tensors:
+        over = {ps: held for ps, held in run.ps_held_seqs().items() if held[0] > held[1]}
+        assert not over, (
+            f"{rule_name('6.6')}: a PS still holds state of more seqs than the window "
+            f"(held, S) once every seq completed: {over}; it leaks what its frontier "
+            f"should have forgotten")
     packets = sum(t.packets * j.fan_in for j in run.scenario.jobs for t in j.tensors)
     assert run.counter("timeout_resends") <= STORM_RATIO * packets, (
         f"resend storm: {run.counter('timeout_resends')} timeout resends for {packets} "
@@ -686,6 +698,42 @@ def two_jobs_far_apart() -> Scenario:
         windows={32: 1})
 
 
+STRAGGLER_DELAY_NS = 500_000_000
+
+
+def test_a_straggler_leaves_no_state_at_the_ps(request, fabric):
+    """6.6 on the PS process: h0's first transmission of seq 2 is held back 500 ms, so
+    seq 2 completes through h0's timeout resend, and while h1's seq 10 is lost with its
+    resends for 1.5 s (the job waits on it) the original reaches the PS behind its
+    frontier: a straggler. Nothing of it may be counted, kept or answered: the run's
+    checks hold the PS's state to S at the end (``held_seqs``), and ours counts it. On
+    a Linux bridge whatever the target: through a switch the original meets its slot's
+    aggregator, which decides by itself whether it goes on to the PS."""
+    original = {"action": "delay", "kind": "gradient", "seq": 2, "from_node": "h0",
+                "nth": 1, "delay_ns": STRAGGLER_DELAY_NS}
+    hold = resends_to_hold(run_timeout_ns("bridge"), 3 * STRAGGLER_DELAY_NS)
+    data = load("parameter-loss",
+                faults={"targeted": [original] + lost("h1", 10, hold + 1)}).to_dict()
+    data["jobs"][0]["tensors"] = [{"key": 9, "length": 16 * ELEMENTS, "data": None}]
+    run = run_scenario_here(request, Scenario.from_dict(data), "bridge")
+    assert_host_rules_and_exact_results(run)
+    job = run.scenario.jobs[0]
+    ps_host = job.pses[0]
+    answered, arrived_after = set(), None
+    for p in frames_at(run, ps_host):
+        if p.flags & FLAG_ACK:
+            answered.add(p.seq)
+        elif p.seq == 2 and p.bitmap == 1 and not p.flags & FLAG_RESEND:
+            arrived_after = set(answered)
+    passed = 2 + job.window + 1      # every worker sent it: the frontier is past seq 2
+    assert arrived_after is not None and passed in arrived_after, (
+        f"h0's delayed seq 2 reached {ps_host} before seq {passed} was answered (after "
+        f"{sorted(arrived_after or ())}): it was no straggler, the scenario tests nothing")
+    stragglers = sum(e["counters"].get("stragglers", 0)
+                     for e in ps_entries(run.ps_results[ps_host]))
+    assert stragglers >= 1, f"{ps_host} took the delayed seq 2 for a fresh packet"
+
+
 def test_two_jobs_with_far_apart_deadlines(request, fabric):
     """7.2 per job, both directions: job 33's expiries must not wait for job 31's
     start deadline (a host that sleeps until its latest job's deadline is late twice),
@@ -850,3 +898,31 @@ def test_release_profile_numbers_each_tensor_from_seq_1(request, fabric):
         assert sorted(len(s) for s in first.values()) == sizes, (host, first)
         for seqs in first.values():
             assert seqs == set(range(1, len(seqs) + 1)), f"{host}: seqs {sorted(seqs)}"
+
+
+def test_release_profile_ps_counts_only_resent_float_packets(request, fabric):
+    """Deviation 9.5 on our host stack: under the release's profile the PS counts a
+    float-mode packet only when it is a resend. Here every packet of every worker goes
+    as floats from the start (threshold 1000 at scale 1e6), so no first transmission
+    counts: each draws a float request, the workers resend at their timeout (9.6) and
+    the resends complete the seqs. So every parameter packet is in float mode with
+    ``resend`` set, echoed from the completing resend (the spec forces it, 6.4). A PS
+    that counted first float packets would complete on one and answer without
+    ``resend``: the switch takes that for a float request (5.1)."""
+    data = load("overflow-worker-threshold", profile="atp-release").to_dict()
+    data["jobs"][0]["threshold"] = 1000.0
+    run = run_scenario_here(request, Scenario.from_dict(data), fabric)
+    assert_host_rules_and_exact_results(run)
+    firsts = [p for _, _, h in worker_hosts(run.scenario) for p in frames_at(run, h)
+              if not p.flags & (FLAG_ACK | FLAG_RESEND)]
+    assert firsts and all(p.flags & FLAG_OVERFLOW for p in firsts), (
+        "some first transmission was not in float mode: the scenario no longer tests 9.5")
+    ps_host = run.scenario.jobs[0].pses[0]
+    answers = [p for p in frames_at(run, ps_host) if p.flags & FLAG_ACK and any(p.values)]
+    assert answers, f"no parameter packet left {ps_host}"
+    unmarked = sorted({p.seq for p in answers
+                       if not p.flags & FLAG_RESEND or not p.flags & FLAG_OVERFLOW})
+    assert not unmarked, (
+        f"parameter packets of seqs {unmarked} lack overflow or resend: the release's "
+        f"PS completed a seq on a first float packet (9.5), and the switch reads such "
+        f"an answer as a float request (5.1)")

@@ -18,9 +18,11 @@ are the stack's own (ours: the reference worker's, plus ``link_sent``/``link_rec
 bit patterns read as int32 (so the file is exact). An external host stack that writes
 this format is judged by the same tests (see ``fixtures/testbeds`` ``host_stack``).
 A host that is a worker of several jobs writes ``{"jobs": [<one object per job>]}``.
-A PS writes ``{"host", "app_id", "ps_index", "counters", "completed_seqs"}`` (or
-``{"jobs": [...]}``), if it writes a result at all; its ``counters`` hold ``malformed``
-too, required and required 0 like a worker's.
+A PS writes ``{"host", "app_id", "ps_index", "counters", "completed_seqs", "held_seqs"}``
+(or ``{"jobs": [...]}``), if it writes a result at all; its ``counters`` hold ``malformed``
+too, required and required 0 like a worker's. ``held_seqs`` (optional) is how many
+(key, seq) the PS still holds state for when it stops: where it is written, the tests
+hold it to the state lifetime of spec 6.6 (at most S once every seq completed).
 """
 
 from __future__ import annotations
@@ -65,7 +67,8 @@ def worker_result(worker: Worker, host: str, elapsed_s: float) -> dict:
 
 def ps_result(ps: ParameterServer, host: str) -> dict:
     return {"host": host, "app_id": ps.job.app_id, "ps_index": ps.ps_index,
-            "counters": dict(ps.counters), "completed_seqs": len(ps.completed())}
+            "counters": dict(ps.counters), "completed_seqs": len(ps.completed()),
+            "held_seqs": len(ps.seqs)}
 
 
 def read_ps_result(path: Path) -> dict:

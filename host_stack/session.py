@@ -117,6 +117,18 @@ class HostRun:
                     entry["counters"].get("malformed")
         return found
 
+    def ps_held_seqs(self) -> dict[str, tuple[int, int]]:
+        """Per PS that says (``held_seqs``, host_stack/results.py): the (key, seq) it
+        held state for when it stopped, and its job's window S."""
+        window = {job.app_id: job.window for job in self.scenario.jobs}
+        found = {}
+        for host, data in sorted(self.ps_results.items()):
+            for entry in ps_entries(data):
+                if isinstance(entry.get("held_seqs"), int) and entry["app_id"] in window:
+                    label = f"app {entry['app_id']} PS {entry.get('ps_index', '?')} on {host}"
+                    found[label] = (entry["held_seqs"], window[entry["app_id"]])
+        return found
+
     def counter(self, name: str) -> int:
         return sum(r.counters.get(name, 0) for r in self.worker_results.values())
 

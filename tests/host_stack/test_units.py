@@ -342,6 +342,7 @@ def test_a_ps_reports_the_frames_it_could_not_parse(tmp_path):
     assert entry["app_id"] == 1
     assert entry["counters"]["malformed"] == 0
     assert {"link_sent", "link_received"} <= entry["counters"].keys()
+    assert entry["held_seqs"] == 0          # nothing came: no state (6.6's check reads it)
 
 
 def test_unparsed_names_each_worker_and_each_ps_that_wrote_a_result(tmp_path):
@@ -359,3 +360,17 @@ def test_unparsed_names_each_worker_and_each_ps_that_wrote_a_result(tmp_path):
     bad.write_text(json.dumps({"app_id": 1}))
     with pytest.raises(ResultError, match="malformed PS result"):
         read_ps_result(bad)
+
+
+def test_ps_held_seqs_pairs_each_ps_that_says_with_its_jobs_window(tmp_path):
+    """6.6's check reads ``held_seqs`` where a PS wrote it, next to its job's S; a PS
+    (an external stack's) that does not say is left out, not failed."""
+    from host_stack.netem import plan_faults
+    from host_stack.session import HostRun
+    scenario = _one_worker_one_ps()
+    run = HostRun(scenario, "softswitch", plan_faults(scenario), tmp_path, 0.0)
+    window = scenario.jobs[0].window
+    run.ps_results["p1"] = {"jobs": [{"app_id": 1, "ps_index": 0, "counters": {},
+                                      "held_seqs": window + 1},
+                                     {"app_id": 1, "ps_index": 1, "counters": {}}]}
+    assert run.ps_held_seqs() == {"app 1 PS 0 on p1": (window + 1, window)}
