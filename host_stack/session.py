@@ -14,6 +14,7 @@ import importlib.util
 import json
 import shlex
 import shutil
+import signal
 import sys
 import time
 from dataclasses import dataclass, field
@@ -166,6 +167,12 @@ def softswitch_available() -> str | None:
     return None
 
 
+# How a PS may end once stopped: 0, having handled SIGTERM (ours, after writing its
+# result), or of the signal itself (a PS that does not handle it; 128 + 15 via a shell).
+# Anything else is a PS that failed on its way out (its result may be missing).
+PS_STOPPED_STATUSES = (0, -signal.SIGTERM, 128 + signal.SIGTERM)
+
+
 def run_on_testbed(scenario: Scenario, workdir: Path, *, fabric: str = "bridge",
                    capture: bool = True, budget_s: float = 20.0,
                    timeout_us: int | None = None,
@@ -259,6 +266,9 @@ def run_on_testbed(scenario: Scenario, workdir: Path, *, fabric: str = "bridge",
         killed = stop(ps_procs.values())
         run.errors += [f"PS {host} did not stop on SIGTERM"
                        for host, proc in ps_procs.items() if proc in killed]
+        run.errors += [f"PS {host} exited with status {proc.returncode} when stopped (see "
+                       f"{workdir / (host + '.ps.log')})" for host, proc in ps_procs.items()
+                       if proc not in killed and proc.returncode not in PS_STOPPED_STATUSES]
         if after_workers is not None:
             live = _live_run(bed, scenario, switches, run)
             try:
