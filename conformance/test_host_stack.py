@@ -900,29 +900,30 @@ def test_release_profile_numbers_each_tensor_from_seq_1(request, fabric):
             assert seqs == set(range(1, len(seqs) + 1)), f"{host}: seqs {sorted(seqs)}"
 
 
-def test_release_profile_ps_counts_only_resent_float_packets(request, fabric):
-    """Deviation 9.5 on our host stack: under the release's profile the PS counts a
-    float-mode packet only when it is a resend. Here every packet of every worker goes
-    as floats from the start (threshold 1000 at scale 1e6), so no first transmission
-    counts: each draws a float request, the workers resend at their timeout (9.6) and
-    the resends complete the seqs. So every parameter packet is in float mode with
-    ``resend`` set, echoed from the completing resend (the spec forces it, 6.4). A PS
-    that counted first float packets would complete on one and answer without
-    ``resend``: the switch takes that for a float request (5.1)."""
-    data = load("overflow-worker-threshold", profile="atp-release").to_dict()
+@pytest.mark.parametrize("profile", ["spec", "atp-release"])
+def test_float_parameter_packets_carry_resend(request, fabric, profile):
+    """Every packet of every worker goes as floats from the start (threshold 1000 at
+    scale 1e6), and every parameter packet must be in float mode with ``resend`` set,
+    else the switch takes it for a float request (5.1). The spec's PS counts the first
+    float packets and forces ``resend`` on the answer (6.4). The release's PS (9.5)
+    counts a float packet only when it is a resend, so no first transmission counts:
+    each draws a float request, the workers resend at their timeout (9.6), and the
+    answer echoes the completing resend's flag; one that counted first float packets
+    would complete on one and answer without it."""
+    data = load("overflow-worker-threshold", profile=profile).to_dict()
     data["jobs"][0]["threshold"] = 1000.0
     run = run_scenario_here(request, Scenario.from_dict(data), fabric)
     assert_host_rules_and_exact_results(run)
     firsts = [p for _, _, h in worker_hosts(run.scenario) for p in frames_at(run, h)
               if not p.flags & (FLAG_ACK | FLAG_RESEND)]
     assert firsts and all(p.flags & FLAG_OVERFLOW for p in firsts), (
-        "some first transmission was not in float mode: the scenario no longer tests 9.5")
+        "some first transmission was not in float mode: the scenario tests nothing")
     ps_host = run.scenario.jobs[0].pses[0]
     answers = [p for p in frames_at(run, ps_host) if p.flags & FLAG_ACK and any(p.values)]
     assert answers, f"no parameter packet left {ps_host}"
     unmarked = sorted({p.seq for p in answers
                        if not p.flags & FLAG_RESEND or not p.flags & FLAG_OVERFLOW})
     assert not unmarked, (
-        f"parameter packets of seqs {unmarked} lack overflow or resend: the release's "
-        f"PS completed a seq on a first float packet (9.5), and the switch reads such "
-        f"an answer as a float request (5.1)")
+        f"parameter packets of seqs {unmarked} lack overflow or resend (6.4; under the "
+        f"release's profile: a seq completed on a first float packet, 9.5): the switch "
+        f"reads such an answer as a float request (5.1)")
