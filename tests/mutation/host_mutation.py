@@ -30,6 +30,11 @@ Operators: cosmic-ray replaces every binary and comparison operator by every oth
 neighbour per operator (``KEPT``) and all the others (numbers, booleans, not, unary
 operators, loops, break/continue, exceptions, decorators).
 
+Where: this module runs the run (copy, selection, intact check, line map, report);
+mutant names and the reviewed declarations are ``tests/mutation/names.py``; what is read
+from and written into cosmic-ray's session ``tests/mutation/session_db.py``; the judge of
+one mutant ``tests/mutation/judge.py``.
+
 Survivors: each is killed by a check or scenario, or declared equivalent (the mutant
 cannot change what a host sends or when) in ``tests/mutation/equivalent.yaml`` with the
 reason; a survivor not declared there fails the run (exit status 1). The report
@@ -39,36 +44,34 @@ reason; a survivor not declared there fails the run (exit status 1). The report
 from __future__ import annotations
 
 import argparse
-import functools
 import hashlib
 import json
 import os
 import random
-import re
-import shlex
 import shutil
 import signal
-import sqlite3
 import subprocess
 import sys
 import threading
 import time
-from contextlib import closing
 from pathlib import Path
 
 import yaml
 from cosmic_ray.work_db import WorkDB, use_db
-from cosmic_ray.work_item import TestOutcome, WorkerOutcome, WorkResult
+from cosmic_ray.work_item import WorkerOutcome, WorkResult
 
 from atp_fixtures.mutation.shard import parse_shard, shard_of
 from tests.mutation import line_map
-from tests.mutation.judge import JUDGE, JUDGE_PID, UNRUN, pytest_command
+from tests.mutation.judge import JUDGE, JUDGE_PID, pytest_command
+from tests.mutation.names import EQUIVALENT, declared, mutant_key
+from tests.mutation.session_db import (
+    pending, rejudge, renew, results, settle_declared, write_config,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 MUTATED = ("host_stack/shell.py", "host_stack/roles.py", "host_stack/worker.py",
            "host_stack/ps.py", "reference/worker.py", "reference/ps.py")
 PACKAGES = ("host_stack", "reference")      # copied whole: the host processes import them
-EQUIVALENT = Path(__file__).with_name("equivalent.yaml")
 # binary and comparison operators: one natural neighbour each (the rest are kept whole)
 KEPT = {
     "ReplaceBinaryOperator": ("Add_Sub", "Sub_Add", "Mul_FloorDiv", "Div_Mul",
@@ -80,8 +83,6 @@ KEPT = {
                                   "NotIn_In"),
 }
 RUN_FILE = "run.json"        # the run's seed, sample, shard, time: kept for --resume
-MUTANT_TIMEOUT_S = 900.0
-UNJUDGED = "UNJUDGED"        # the output of a declared mutant recorded without a judge     # a hung mutant is killed (cosmic-ray counts a timeout so)
 
 
 class MutationRunError(RuntimeError):
@@ -91,41 +92,6 @@ class MutationRunError(RuntimeError):
 def kept(operator: str) -> bool:
     family, _, pair = operator.rsplit("/", 1)[-1].partition("_")
     return family not in KEPT or pair in KEPT[family]
-
-
-@functools.lru_cache(maxsize=32)
-def _stripped_lines(path: str, mtime_ns: int, size: int) -> tuple[str, ...]:
-    """A module's lines, stripped, read once per version (a report names ~600 mutants
-    of six files; the file's time and size key out a copy taken anew)."""
-    return tuple(t.strip() for t in Path(path).read_text().splitlines())
-
-
-def mutant_key(code: Path, mutation) -> str:
-    """A mutant's name across code changes: file, operator, the mutated line's text and
-    the column (line numbers move when code is added above); where the file has the same
-    text on several lines, which of them (`` #2``: the second), so that a declaration
-    names one mutant. The text is read from the pristine copy next to ``code`` (an
-    interrupted run leaves a mutant in ``code``)."""
-    path = Path(mutation.module_path)
-    rel = path.relative_to(code).as_posix() if path.is_absolute() else path.as_posix()
-    line, column = mutation.start_pos
-    pristine = code.parent / "pristine"
-    source = (pristine if pristine.is_dir() else code) / rel
-    stat = source.stat()
-    lines = _stripped_lines(str(source), stat.st_mtime_ns, stat.st_size)
-    text = lines[line - 1]
-    alike = "" if lines.count(text) == 1 else f" #{lines[:line].count(text)}"
-    return f"{rel}: {mutation.operator_name.split('/')[-1]} @{column} `{text}`{alike}"
-
-
-def declared() -> dict[str, str]:
-    """The reviewed equivalent mutants: key -> reason."""
-    entries = yaml.safe_load(EQUIVALENT.read_text()) or []
-    return {e["mutant"]: e["reason"] for e in entries}
-
-
-def judge_command(workdir: Path) -> str:
-    return f"{shlex.quote(sys.executable)} -m tests.mutation.judge {shlex.quote(str(workdir))}"
 
 
 def _copy_host_code(copy: Path) -> None:
@@ -145,27 +111,13 @@ def changed_since(pristine: Path) -> list[str]:
     return sorted(f for f in now.keys() | then.keys() if now.get(f) != then.get(f))
 
 
-def _write_config(config: Path, workdir: Path, modules) -> Path:
-    """cosmic-ray's config: mutate ``modules`` of the run's copy, judge with our judge."""
-    paths = ", ".join(json.dumps(str(workdir / "code" / p)) for p in modules)
-    config.write_text(
-        "[cosmic-ray]\n"
-        f"module-path = [{paths}]\n"
-        f"timeout = {MUTANT_TIMEOUT_S}\n"
-        "excluded-modules = []\n"
-        f"test-command = {json.dumps(judge_command(workdir))}\n\n"
-        "[cosmic-ray.distributor]\n"
-        'name = "local"\n')
-    return config
-
-
 def prepare(workdir: Path) -> tuple[Path, Path, Path]:
     """The copy of the host code, cosmic-ray's config and its session database."""
     code = workdir / "code"
     for copy in (code, workdir / "pristine"):
         _copy_host_code(copy)
     (workdir / line_map.MAP_FILE).unlink(missing_ok=True)
-    config = _write_config(workdir / "cosmic-ray.toml", workdir, MUTATED)
+    config = write_config(workdir / "cosmic-ray.toml", workdir, MUTATED)
     session = workdir / "session.sqlite"
     session.unlink(missing_ok=True)
     return code, config, session
@@ -204,28 +156,6 @@ def select(code: Path, session: Path, sample: int | None, seed: int,
     return len(left)
 
 
-def settle_declared(code: Path, session: Path) -> int:
-    """Record the mutants declared equivalent before their turn as survivors without
-    judging them (``UNJUDGED`` in their output; ``--rejudge`` takes them back if the
-    declaration goes). Judging one could only show it killed, and a declared mutant
-    counted as equivalent instead of killed lowers the score, never raises it; each
-    costs a survivor's judge (~75 s on a line of the host loop). Not a mutant whose
-    name another mutant shares that was killed (NumberReplacer's two variants of one
-    number share a name, and the declaration was written for the one that survived).
-    How many."""
-    killed = {r["mutant"] for r in results(code, session) if r["outcome"] == "killed"}
-    equivalent = {name: why for name, why in declared().items() if name not in killed}
-    settled = WorkResult(worker_outcome=WorkerOutcome.NORMAL,
-                         test_outcome=TestOutcome.SURVIVED,
-                         output=f"{UNJUDGED}: declared equivalent before its turn "
-                                f"({EQUIVALENT.name})")
-    with use_db(str(session), WorkDB.Mode.open) as db:
-        ids = [i.job_id for i in db.pending_work_items
-               if mutant_key(code, i.mutations[0]) in equivalent]
-        db.set_multiple_results(ids, settled)
-    return len(ids)
-
-
 def baseline(workdir: Path) -> float:
     """Run the judge on the intact copy: it must pass (else every mutant would count as
     killed); its duration is a survivor's cost."""
@@ -237,31 +167,6 @@ def baseline(workdir: Path) -> float:
             f"the judge fails on the intact host code (exit {result.returncode}); fix "
             f"that first:\n{(result.stdout + result.stderr)[-3000:]}")
     return time.monotonic() - started
-
-
-def results(code: Path, session: Path) -> list[dict]:
-    out = []
-    with use_db(str(session), WorkDB.Mode.open) as db:
-        for item, result in db.completed_work_items:
-            if result.worker_outcome == WorkerOutcome.SKIPPED:
-                continue
-            mutation = item.mutations[0]
-            killed = result.test_outcome != TestOutcome.SURVIVED
-            out.append({"mutant": mutant_key(code, mutation), "job": item.job_id,
-                        "outcome": "killed" if killed else "survived",
-                        "unrun": not killed and (result.output or "").startswith(UNRUN),
-                        "unjudged": (result.output or "").startswith(UNJUDGED),
-                        "judge_s": _judge_seconds(result.output or ""),
-                        "test_outcome": str(result.test_outcome),
-                        "diff": result.diff})
-    return out
-
-
-def _judge_seconds(output: str) -> float | None:
-    """The judge's own time, from pytest's last line ("... in 62.46s"); None if it did
-    not end so (timed out, unrun)."""
-    found = re.findall(r" in ([0-9.]+)s", output[-300:])
-    return float(found[-1]) if found else None
 
 
 def summarize(found: list[dict], equivalent: dict[str, str]) -> dict:
@@ -328,50 +233,6 @@ def _go_on(workdir: Path, cosmic_ray: str, report) -> dict:
     return facts
 
 
-def renew(workdir: Path, cosmic_ray: str, modules: list[str]) -> tuple[int, int]:
-    """Replace, in the run's session, the mutants of ``modules`` (relative paths) by
-    those of the copy's current code. cosmic-ray has no call to remove work items, so
-    its tables are edited (the session's schema, cosmic_ray.work_db). Returns the number
-    of verdicts dropped and of mutants made."""
-    fresh = workdir / "renew"
-    shutil.rmtree(fresh, ignore_errors=True)
-    fresh.mkdir()
-    try:
-        config = _write_config(fresh / "cosmic-ray.toml", workdir, modules)
-        subprocess.run([cosmic_ray, "init", str(config), str(fresh / "session.sqlite")],
-                       check=True, cwd=ROOT, capture_output=True)
-        with use_db(str(fresh / "session.sqlite"), WorkDB.Mode.open) as db:
-            items = db.work_items
-    finally:
-        shutil.rmtree(fresh, ignore_errors=True)
-    paths = [str(workdir / "code" / m) for m in modules]
-    with closing(sqlite3.connect(workdir / "session.sqlite")) as db, db:
-        ids = [(job,) for (job,) in db.execute(
-            f"SELECT job_id FROM mutation_specs WHERE module_path IN "
-            f"({', '.join('?' * len(paths))})", paths)]
-        dropped = sum(db.execute("SELECT count(*) FROM work_results WHERE job_id = ? AND "
-                                 "worker_outcome != 'SKIPPED'", job).fetchone()[0]
-                      for job in ids)
-        for table in ("work_results", "mutation_specs", "work_items"):
-            db.executemany(f"DELETE FROM {table} WHERE job_id = ?", ids)
-    with use_db(str(workdir / "session.sqlite"), WorkDB.Mode.open) as db:
-        db.add_work_items(items)
-    return dropped, len(items)
-
-
-def rejudge(workdir: Path) -> list[str]:
-    """Put the run's survivors not declared equivalent back among the mutants to run
-    (a check or scenario added since may kill them); their names."""
-    code, session = workdir / "code", workdir / "session.sqlite"
-    equivalent = declared()
-    again = [r for r in results(code, session)
-             if r["outcome"] == "survived" and r["mutant"] not in equivalent]
-    with closing(sqlite3.connect(session)) as db, db:
-        db.executemany("DELETE FROM work_results WHERE job_id = ?",
-                       [(r["job"],) for r in again])
-    return [r["mutant"] for r in again]
-
-
 def stop_judge(workdir: Path) -> None:
     """Stop the judge of the mutant in progress, if any: cosmic-ray starts it in a
     session of its own, so a run stopped (Ctrl-C, SIGTERM) would leave it running;
@@ -384,11 +245,6 @@ def stop_judge(workdir: Path) -> None:
     except (OSError, ValueError):
         pass                        # no judge, or it has ended
     pid_file.unlink(missing_ok=True)
-
-
-def _pending(session: Path) -> int:
-    with use_db(str(session), WorkDB.Mode.open) as db:
-        return sum(1 for _ in db.pending_work_items)
 
 
 def run(workdir: Path, sample: int | None, seed: int, report, *,
@@ -404,16 +260,16 @@ def run(workdir: Path, sample: int | None, seed: int, report, *,
              else _begin(workdir, cosmic_ray, sample, seed, only, shard, use_line_map))
     (workdir / RUN_FILE).write_text(json.dumps(facts, indent=1))
     if again:
-        for name in rejudge(workdir):
+        for name in rejudge(workdir, declared()):
             report(f"judged again: {name}")
     code, config, session = workdir / "code", workdir / "cosmic-ray.toml", \
         workdir / "session.sqlite"
     if facts["sample"] is None and not facts.get("only"):   # a sample drew none of them
-        settled = settle_declared(code, session)
+        settled = settle_declared(code, session, declared())
         if settled:
             report(f"{settled} mutant(s) declared equivalent before their turn: "
                    f"recorded as survivors, not judged")
-    before, todo = len(results(code, session)), _pending(session)
+    before, todo = len(results(code, session)), pending(session)
     load = os.getloadavg()
     report(f"{todo} mutant(s) to run{f', {before} judged before' if before else ''} "
            f"(seed {facts['seed']}, load {load[0]:.1f})")

@@ -18,7 +18,7 @@ import yaml
 
 from host_stack.netns import unavailable_reason
 from host_stack.session import HostStackCommand, softswitch_available
-from tests.mutation import host_mutation, judge
+from tests.mutation import host_mutation, judge, names, session_db
 from tests.mutation.plugin import host_code_template
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -50,7 +50,7 @@ def session(tmp_path_factory):
 def _pending(code, db) -> list[str]:
     from cosmic_ray.work_db import WorkDB, use_db
     with use_db(str(db), WorkDB.Mode.open) as work:
-        return sorted(host_mutation.mutant_key(code, i.mutations[0])
+        return sorted(names.mutant_key(code, i.mutations[0])
                       for i in work.pending_work_items)
 
 
@@ -79,8 +79,8 @@ def test_a_sample_is_drawn_by_its_seed(session, tmp_path):
     everything.write_bytes(db.read_bytes())
     left = host_mutation.select(code, everything, None, seed=0)
     assert 300 < left < 1000       # the kept operators over the six modules
-    names = _pending(code, everything)
-    assert all(name.split(": ")[0] in host_mutation.MUTATED for name in names)
+    assert all(name.split(": ")[0] in host_mutation.MUTATED
+               for name in _pending(code, everything))
 
 
 def test_shards_split_the_mutants_between_machines(session, tmp_path):
@@ -105,7 +105,7 @@ def test_mutant_names_survive_code_added_above(session, tmp_path):
     from cosmic_ray.work_db import WorkDB, use_db
     with use_db(str(db), WorkDB.Mode.open) as work:
         mutation = work.pending_work_items[0].mutations[0]
-    name = host_mutation.mutant_key(code, mutation)
+    name = names.mutant_key(code, mutation)
     path = code.parent / "pristine" / name.split(": ")[0]     # where names are read
     original = path.read_text()
     (line, column), (end_line, end_column) = mutation.start_pos, mutation.end_pos
@@ -114,7 +114,7 @@ def test_mutant_names_survive_code_added_above(session, tmp_path):
                             start_pos=(line + 1, column), end_pos=(end_line + 1, end_column))
     try:
         path.write_text("# a line added above\n" + original)
-        assert host_mutation.mutant_key(code, moved) == name
+        assert names.mutant_key(code, moved) == name
     finally:
         path.write_text(original)
 
@@ -157,7 +157,7 @@ def test_a_resumed_run_makes_a_changed_modules_mutants_anew(session, tmp_path):
                          lines.append)
     assert any("host_stack/ps.py" in line for line in lines), lines
     assert any("1 verdict(s) of their old code dropped" in line for line in lines), lines
-    found = host_mutation.results(code, workdir / "session.sqlite")
+    found = session_db.results(code, workdir / "session.sqlite")
     assert [r["mutant"].split(": ")[0] for r in found] == ["host_stack/shell.py"]
     after = _pending(code, workdir / "session.sqlite")
     ps_of = lambda names: sorted(n for n in names if n.startswith("host_stack/ps.py"))
@@ -168,42 +168,38 @@ def test_a_resumed_run_makes_a_changed_modules_mutants_anew(session, tmp_path):
     assert not any("NEVER" in n for n in after)
 
 
-def test_rejudge_puts_back_the_survivors_not_declared(session, tmp_path, monkeypatch):
+def test_rejudge_puts_back_the_survivors_not_declared(session, tmp_path):
     workdir = _resumable(session, tmp_path)
     code, db = workdir / "code", workdir / "session.sqlite"
     before = _pending(code, db)
     judged = {r["mutant"].split(": ")[0]: r["mutant"]
-              for r in host_mutation.results(code, db)}
-    monkeypatch.setattr(host_mutation, "declared",
-                        lambda: {judged["host_stack/shell.py"]: "declared"})
-    assert host_mutation.rejudge(workdir) == [judged["host_stack/ps.py"]]
+              for r in session_db.results(code, db)}
+    declared = {judged["host_stack/shell.py"]: "declared"}
+    assert session_db.rejudge(workdir, declared) == [judged["host_stack/ps.py"]]
     assert _pending(code, db) == sorted(before + [judged["host_stack/ps.py"]])
-    assert [r["mutant"] for r in host_mutation.results(code, db)] == \
+    assert [r["mutant"] for r in session_db.results(code, db)] == \
         [judged["host_stack/shell.py"]]
 
 
-def test_declared_mutants_are_recorded_as_survivors_without_a_judge(session, tmp_path,
-                                                                     monkeypatch):
+def test_declared_mutants_are_recorded_as_survivors_without_a_judge(session, tmp_path):
     workdir = _resumable(session, tmp_path)
     code, db = workdir / "code", workdir / "session.sqlite"
     before = _pending(code, db)
     chosen = [before[0], before[-1]]
-    monkeypatch.setattr(host_mutation, "declared", lambda: dict.fromkeys(chosen, "why"))
-    assert host_mutation.settle_declared(code, db) == 2
+    declared = dict.fromkeys(chosen, "why")
+    assert session_db.settle_declared(code, db, declared) == 2
     assert _pending(code, db) == before[1:-1]
-    found = {r["mutant"]: r for r in host_mutation.results(code, db)}
+    found = {r["mutant"]: r for r in session_db.results(code, db)}
     assert all(found[name]["outcome"] == "survived" and found[name]["unjudged"]
                for name in chosen)
-    summary = host_mutation.summarize(list(found.values()), host_mutation.declared())
+    summary = host_mutation.summarize(list(found.values()), declared)
     assert (summary["equivalent"], summary["declared_unjudged"]) == (2, 2)
     # a declaration withdrawn: the mutant is an undeclared survivor, judged again
-    monkeypatch.setattr(host_mutation, "declared", lambda: {chosen[0]: "why"})
-    assert chosen[1] in host_mutation.rejudge(workdir)
+    assert chosen[1] in session_db.rejudge(workdir, {chosen[0]: "why"})
     assert chosen[1] in _pending(code, db)
 
 
-def test_a_declared_name_a_killed_mutant_shares_is_still_judged(session, tmp_path,
-                                                                 monkeypatch):
+def test_a_declared_name_a_killed_mutant_shares_is_still_judged(session, tmp_path):
     """NumberReplacer's two variants of one number share a name: the one killed says
     the declaration was not written for it, so its twin is judged."""
     from collections import Counter
@@ -214,12 +210,11 @@ def test_a_declared_name_a_killed_mutant_shares_is_still_judged(session, tmp_pat
     twins = next(name for name, n in Counter(_pending(code, db)).items() if n == 2)
     with use_db(str(db), WorkDB.Mode.open) as work:
         first = next(i for i in work.pending_work_items
-                     if host_mutation.mutant_key(code, i.mutations[0]) == twins)
+                     if names.mutant_key(code, i.mutations[0]) == twins)
         work.set_result(first.job_id, WorkResult(
             worker_outcome=WorkerOutcome.NORMAL, test_outcome=TestOutcome.KILLED,
             output="", diff=""))
-    monkeypatch.setattr(host_mutation, "declared", lambda: {twins: "why"})
-    assert host_mutation.settle_declared(code, db) == 0
+    assert session_db.settle_declared(code, db, {twins: "why"}) == 0
     assert twins in _pending(code, db)
 
 
@@ -237,7 +232,7 @@ def test_a_line_whose_text_recurs_is_named_by_its_place_among_them(tmp_path):
     (tmp_path / "pristine" / "m.py").write_text(
         "if x:\n    y = 1\nif x:\n    y = 2\nif x:\n")
     def name(line: int) -> str:
-        return host_mutation.mutant_key(tmp_path / "code", SimpleNamespace(
+        return names.mutant_key(tmp_path / "code", SimpleNamespace(
             module_path="m.py", operator_name="core/AddNot", start_pos=(line, 3)))
     assert [name(n) for n in (1, 2, 3, 5)] == [
         "m.py: AddNot @3 `if x:` #1", "m.py: AddNot @3 `y = 1`",
@@ -256,7 +251,7 @@ def test_the_ci_gate_names_mutants_of_this_code_none_declared_equivalent(session
     renames it: the run would refuse it), and none is declared equivalent."""
     _, code, _, db = session
     gate = set(yaml.safe_load(CI_GATE.read_text()))
-    assert gate and not gate & set(host_mutation.declared())
+    assert gate and not gate & set(names.declared())
     copy = db.with_name("gate.sqlite")
     shutil.copy(db, copy)
     assert host_mutation.select(code, copy, None, seed=0, only=gate) == len(gate)
@@ -268,9 +263,9 @@ def test_declared_equivalents_name_mutants_and_reasons(session):
     _, code, _, db = session
     from cosmic_ray.work_db import WorkDB, use_db
     with use_db(str(db), WorkDB.Mode.open) as work:
-        names = {host_mutation.mutant_key(code, i.mutations[0]) for i in work.work_items}
-    for name, reason in host_mutation.declared().items():
-        assert name in names, f"{name}: no mutant of this code has that name (line edited?)"
+        mutants = {names.mutant_key(code, i.mutations[0]) for i in work.work_items}
+    for name, reason in names.declared().items():
+        assert name in mutants, f"{name}: no mutant of this code has that name (line edited?)"
         assert len(reason) > 20, f"{name}: say why it cannot change a frame or its time"
 
 
