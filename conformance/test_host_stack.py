@@ -126,8 +126,9 @@ def assert_host_rules_and_exact_results(run: HostRun, timer: HostTimer | None = 
     # (host_stack/link.py; tests/host_stack/test_link.py reproduces it).
     unparsed = run.unparsed()
     assert all(n is not None for n in unparsed.values()), (
-        f"a host did not say how many ATP frames it could not parse "
-        f"(counters.malformed, host_stack/results.py): {unparsed}")
+        f"a host did not say how many ATP frames it could not parse (counters.malformed, "
+        f"host_stack/results.py), or a PS host's result has no entry for a job whose "
+        f"PS it runs (None): {unparsed}")
     assert not any(unparsed.values()), (
         f"a host received ATP frames it could not handle: {unparsed}; each host's "
         f"log in {run.workdir} names the first {MALFORMED_LOGGED} and the error")

@@ -107,12 +107,15 @@ class HostRun:
         return verify_outcomes(self.scenario, outcomes_of)
 
     def unparsed(self) -> dict[str, int | None]:
-        """Per worker, and per PS that wrote a result (an external stack's PS need not),
-        the ATP frames it received and could not parse (counters ``malformed``,
-        host_stack/results.py); None where the result does not say."""
+        """Per worker, and per PS of a host that wrote a result (an external stack's PS
+        need not), the ATP frames it received and could not parse (counters
+        ``malformed``, host_stack/results.py); None where the result does not say, or
+        has no entry for a job whose PS the host runs."""
         found = {f"app {a} worker {w}": r.counters.get("malformed")
                  for (a, w), r in sorted(self.worker_results.items())}
         for host, data in sorted(self.ps_results.items()):
+            found.update({f"app {job.app_id} PS on {host}": None
+                          for job in self.scenario.jobs if host in job.pses})
             for entry in ps_entries(data):
                 found[f"app {entry['app_id']} PS on {host}"] = \
                     entry["counters"].get("malformed")

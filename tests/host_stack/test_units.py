@@ -356,6 +356,9 @@ def test_unparsed_names_each_worker_and_each_ps_that_wrote_a_result(tmp_path):
                                      {"app_id": 2, "counters": {}}]}
     assert run.unparsed() == {"app 1 worker 0": 0, "app 1 PS on p1": 3,
                               "app 2 PS on p1": None}
+    # the scenario's PS host wrote a result without an entry for job 1, whose PS it runs
+    run.ps_results = {"ps": {"app_id": 9, "counters": {"malformed": 0}}}
+    assert run.unparsed()["app 1 PS on ps"] is None
     bad = tmp_path / "bad.ps.json"
     bad.write_text(json.dumps({"app_id": 1}))
     with pytest.raises(ResultError, match="malformed PS result"):
