@@ -306,6 +306,30 @@ def test_overflow_of_the_sum_falls_back_through_a_float_request(request, fabric)
     assert float_resends, "no worker resent in float mode after the float request"
 
 
+# 2 workers whose int32 values sum to exactly -(2^31 - 1), a sticky value of 4.6 that
+# no int32 sum passes through on its way below: q(-1.0) + q(-0.5) at this scale
+NEGATIVE_STICKY_SCALE = 1431655764.67
+
+
+def test_a_sum_at_the_negative_sticky_value_falls_back_to_float(request, fabric):
+    """Spec 4.6 and 6: a sum at -(2^31 - 1) is what a saturated aggregate looks like, so
+    the PS takes it for overflow (a float request, then float mode) even though no
+    int32 bound was crossed: -1431655765 + -715827882, each within the threshold. An
+    integer answer is wrong (the oracle: only float mode is correct there)."""
+    data = load("overflow-switch-saturation").to_dict()
+    job = data["jobs"][0]
+    job["scale"] = NEGATIVE_STICKY_SCALE
+    first = {0: -1.0, 1: -0.5}
+    job["tensors"] = [{"key": 2, "length": ELEMENTS,
+                       "data": [[first[w]] + [0.0] * (ELEMENTS - 1)
+                                for w in range(len(job["workers"]))]}]
+    run = run_scenario_here(request, Scenario.from_dict(data), fabric)
+    assert_host_rules_and_exact_results(run)
+    ps_host = run.scenario.jobs[0].pses[0]
+    assert any(p.flags & FLAG_ACK and p.flags & FLAG_OVERFLOW and not any(p.values)
+               for p in frames_at(run, ps_host)), "no float request left the PS"
+
+
 def test_isolation_and_liveness_three_jobs_lossy(request, fabric):
     """collisions-small-pool: three jobs share the fabric under random faults; each
     job completes (liveness) with its own exact sums (isolation), and every gradient a
