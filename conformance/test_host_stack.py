@@ -25,7 +25,8 @@ from reference.quantize import quantize
 from reference.seqnum import nth_seq, packet_index, seq_add
 from reference.scenario import Scenario, load_scenario
 from reference.wire import (
-    ELEMENTS, FLAG_ACK, FLAG_ECN, FLAG_OVERFLOW, FLAG_RESEND, WireError, decode,
+    ELEMENTS, FLAG_ACK, FLAG_COLLISION, FLAG_ECN, FLAG_OVERFLOW, FLAG_RESEND, WireError,
+    decode,
 )
 
 from atp_fixtures.oracles.host_rules import CWND_MAX_FRAMES, assert_host_rules
@@ -328,6 +329,27 @@ def test_a_sum_at_the_negative_sticky_value_falls_back_to_float(request, fabric)
     ps_host = run.scenario.jobs[0].pses[0]
     assert any(p.flags & FLAG_ACK and p.flags & FLAG_OVERFLOW and not any(p.values)
                for p in frames_at(run, ps_host)), "no float request left the PS"
+
+
+def test_an_exhausted_pool_remaps_to_the_packets_own_index(request, fabric):
+    """two-jobs-one-aggregator: a pool of one index that both jobs' slot tables claim,
+    so a collided seq's PS finds no unused index and hands back the packet's own (6.4,
+    D4), and the jobs still complete exactly. Job 21's first gradient from a0 is held
+    50 ms, so job 22's packets meet index 0 owned by job 21 and collide (through the
+    softswitch; the bridge has no aggregator, nothing collides there)."""
+    held = {"action": "delay", "kind": "gradient", "seq": 1, "from_node": "a0",
+            "nth": 1, "delay_ns": 50_000_000}
+    run = run_scenario_here(request, load("two-jobs-one-aggregator",
+                                          faults={"targeted": [held]}), fabric)
+    assert_host_rules_and_exact_results(run)
+    remaps = [p for job in run.scenario.jobs for ps in job.pses
+              for p in frames_at(run, ps) if p.flags & FLAG_ACK
+              and p.flags & FLAG_COLLISION and p.app_id == job.app_id and any(p.values)]
+    if fabric == "softswitch":
+        assert remaps, "no collided seq reached a PS: the pool was never asked for"
+    assert all(p.tensor_len == p.agtr for p in remaps), (
+        f"a remap with no unused index left names another: "
+        f"{[(p.app_id, p.seq, p.agtr, p.tensor_len) for p in remaps]}")
 
 
 def test_isolation_and_liveness_three_jobs_lossy(request, fabric):
