@@ -781,6 +781,22 @@ def test_a_straggler_leaves_no_state_at_the_ps(request, fabric):
     assert stragglers >= 1, f"{ps_host} took the delayed seq 2 for a fresh packet"
 
 
+def test_a_worker_behind_the_others_keeps_its_seq_at_the_ps(request, fabric):
+    """6.6 and 6.7 (D28): h1 (worker 1) loses seq 5's parameter packet three times (the
+    first, and the answers to its hole and first timeout resends) while the others,
+    holding theirs, send S seqs further. Their marks pass 5 + S, h1's stays behind it:
+    the frontier must follow the earliest worker's mark, or the PS forgets seq 5 and
+    drops h1's next resend as a straggler, and h1 never finishes. On a Linux bridge
+    whatever the target: there every worker's packet reaches the PS, so the others'
+    marks run ahead (a switch holds their partial aggregates back)."""
+    lost_answers = {"action": "drop", "kind": "parameter", "seq": 5, "to_node": "h1",
+                    "nth": 1, "count": 3}
+    data = load("parameter-loss", faults={"targeted": [lost_answers]}).to_dict()
+    data["jobs"][0]["tensors"] = [{"key": 9, "length": 16 * ELEMENTS, "data": None}]
+    run = run_scenario_here(request, Scenario.from_dict(data), "bridge")
+    assert_host_rules_and_exact_results(run)
+
+
 def test_two_jobs_with_far_apart_deadlines(request, fabric):
     """7.2 per job, both directions: job 33's expiries must not wait for job 31's
     start deadline (a host that sleeps until its latest job's deadline is late twice),
