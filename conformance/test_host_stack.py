@@ -781,15 +781,16 @@ def test_a_straggler_leaves_no_state_at_the_ps(request, fabric):
     assert stragglers >= 1, f"{ps_host} took the delayed seq 2 for a fresh packet"
 
 
-def test_a_worker_behind_the_others_keeps_its_seq_at_the_ps(request, fabric):
-    """6.6 and 6.7 (D28): h1 (worker 1) loses seq 5's parameter packet three times (the
+@pytest.mark.parametrize("behind", ["h0", "h1"])     # workers 0 and 1: every mark read
+def test_a_worker_behind_the_others_keeps_its_seq_at_the_ps(request, fabric, behind):
+    """6.6 and 6.7 (D28): one worker loses seq 5's parameter packet three times (the
     first, and the answers to its hole and first timeout resends) while the others,
-    holding theirs, send S seqs further. Their marks pass 5 + S, h1's stays behind it:
-    the frontier must follow the earliest worker's mark, or the PS forgets seq 5 and
-    drops h1's next resend as a straggler, and h1 never finishes. On a Linux bridge
+    holding theirs, send S seqs further. Their marks pass 5 + S, its mark stays behind:
+    the frontier must follow the earliest worker's mark, or the PS forgets seq 5, drops
+    that worker's next resend as a straggler, and it never finishes. On a Linux bridge
     whatever the target: there every worker's packet reaches the PS, so the others'
     marks run ahead (a switch holds their partial aggregates back)."""
-    lost_answers = {"action": "drop", "kind": "parameter", "seq": 5, "to_node": "h1",
+    lost_answers = {"action": "drop", "kind": "parameter", "seq": 5, "to_node": behind,
                     "nth": 1, "count": 3}
     data = load("parameter-loss", faults={"targeted": [lost_answers]}).to_dict()
     data["jobs"][0]["tensors"] = [{"key": 9, "length": 16 * ELEMENTS, "data": None}]
