@@ -65,7 +65,7 @@ from tests.mutation import line_map
 from tests.mutation.judge import JUDGE, JUDGE_PID, pytest_command
 from tests.mutation.names import EQUIVALENT, declared, mutant_key
 from tests.mutation.session_db import (
-    pending, rejudge, renew, results, settle_declared, write_config,
+    drop_void_verdicts, pending, rejudge, renew, results, settle_declared, write_config,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -259,6 +259,10 @@ def run(workdir: Path, sample: int | None, seed: int, report, *,
     facts = (_go_on(workdir, cosmic_ray, report) if resume
              else _begin(workdir, cosmic_ray, sample, seed, only, shard, use_line_map))
     (workdir / RUN_FILE).write_text(json.dumps(facts, indent=1))
+    void = drop_void_verdicts(workdir / "session.sqlite")
+    if void:
+        report(f"{void} mutant(s) whose judge ran no test (a stale line map) go back "
+               f"among the mutants to run")
     if again:
         for name in rejudge(workdir, declared()):
             report(f"judged again: {name}")

@@ -18,6 +18,7 @@ from __future__ import annotations
 import difflib
 import json
 import os
+import shutil
 import subprocess
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
@@ -97,7 +98,11 @@ def build(code: Path, judge: list[str], env: dict[str, str], directory: Path,
     under coverage.py and read which test ran which statement of ``files``; the map
     and the run's last lines (a failing test's lines still count: it ran them)."""
     import coverage
-    directory.mkdir(parents=True, exist_ok=True)
+    # an earlier map's per-test folders would add their tests: one since renamed or
+    # removed makes every judge that names it run nothing (and a judge that runs
+    # nothing fails, which the run counted as a kill)
+    shutil.rmtree(directory, ignore_errors=True)
+    directory.mkdir(parents=True)
     coverage_rc(directory, code)
     junit = directory / "junit.xml"
     result = subprocess.run(

@@ -25,6 +25,9 @@ from tests.mutation.names import EQUIVALENT, mutant_key
 ROOT = Path(__file__).resolve().parents[2]
 MUTANT_TIMEOUT_S = 900.0     # a hung mutant is killed (cosmic-ray counts a timeout so)
 UNJUDGED = "UNJUDGED"        # the output of a declared mutant recorded without a judge
+# pytest's line when it ran no test (a node id it could not find: a stale line map);
+# cosmic-ray counts the judge's failure as a kill, but nothing was judged
+NO_TEST_RAN = "no tests ran in "
 
 
 def judge_command(workdir: Path) -> str:
@@ -71,7 +74,8 @@ def results(code: Path, session: Path) -> list[dict]:
     out = []
     with use_db(str(session), WorkDB.Mode.open) as db:
         for item, result in db.completed_work_items:
-            if result.worker_outcome == WorkerOutcome.SKIPPED:
+            if (result.worker_outcome == WorkerOutcome.SKIPPED
+                    or NO_TEST_RAN in (result.output or "")):
                 continue
             mutation = item.mutations[0]
             killed = result.test_outcome != TestOutcome.SURVIVED
@@ -138,3 +142,12 @@ def rejudge(workdir: Path, equivalent: dict[str, str]) -> list[str]:
 def pending(session: Path) -> int:
     with use_db(str(session), WorkDB.Mode.open) as db:
         return sum(1 for _ in db.pending_work_items)
+
+
+def drop_void_verdicts(session: Path) -> int:
+    """Put back among the mutants to run those whose judge ran no test (``NO_TEST_RAN``):
+    cosmic-ray recorded them killed, but no test judged them (``results`` leaves them
+    out until then). How many."""
+    with closing(sqlite3.connect(session)) as db, db:
+        return db.execute("DELETE FROM work_results WHERE worker_outcome != 'SKIPPED' "
+                          "AND output LIKE ?", (f"%{NO_TEST_RAN}%",)).rowcount

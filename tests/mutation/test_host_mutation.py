@@ -218,6 +218,27 @@ def test_a_declared_name_a_killed_mutant_shares_is_still_judged(session, tmp_pat
     assert twins in _pending(code, db)
 
 
+def test_a_judge_that_ran_no_test_is_no_verdict(session, tmp_path):
+    """A judge whose pytest ran nothing (a node id not found: a stale line map) fails,
+    and cosmic-ray records a kill: the run leaves it out of its results and puts it back
+    among the mutants to run."""
+    from cosmic_ray.work_db import WorkDB, use_db
+    from cosmic_ray.work_item import TestOutcome, WorkerOutcome, WorkResult
+    workdir = _resumable(session, tmp_path)
+    code, db = workdir / "code", workdir / "session.sqlite"
+    before = _pending(code, db)
+    with use_db(str(db), WorkDB.Mode.open) as work:
+        item = next(iter(work.pending_work_items))
+        work.set_result(item.job_id, WorkResult(
+            worker_outcome=WorkerOutcome.NORMAL, test_outcome=TestOutcome.KILLED,
+            output="judged by 3 test(s) running host_stack/ps.py:70\n\n"
+                   "no tests ran in 0.06s\n", diff=""))
+    name = names.mutant_key(code, item.mutations[0])
+    assert name not in [r["mutant"] for r in session_db.results(code, db)]
+    assert session_db.drop_void_verdicts(db) == 1
+    assert _pending(code, db) == before
+
+
 def test_a_resumed_sample_refuses_a_changed_module(session, tmp_path):
     workdir = _resumable(session, tmp_path, sample=5)
     ps_copy = workdir / "pristine" / "host_stack" / "ps.py"

@@ -124,3 +124,15 @@ def test_a_mutant_no_test_runs_survives_without_a_run(tmp_path, capsys):
     assert judge.main([str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert out.startswith(f"{judge.UNRUN}: no test of {judge.JUDGE} runs {rel}:{number} ")
+
+
+def test_a_new_map_forgets_the_tests_of_an_earlier_one(tmp_path):
+    """The map's folder keeps one folder per test of the run that made it; one left by
+    an earlier map (a test renamed since) would make every judge naming it run nothing."""
+    stale = tmp_path / "coverage" / "a-test-renamed-since"
+    stale.mkdir(parents=True)
+    (stale / "nodeid").write_text("conformance/test_host_stack.py::test_renamed_since")
+    found, _ = line_map.build(tmp_path / "code", [sys.executable, "-c", "pass"],
+                              dict(os.environ), tmp_path / "coverage", ())
+    assert not stale.exists() and found.lines == {}
+
