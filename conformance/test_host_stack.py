@@ -334,13 +334,12 @@ def test_a_sum_at_the_negative_sticky_value_falls_back_to_float(request, fabric)
 def test_an_exhausted_pool_remaps_to_the_packets_own_index(request, fabric):
     """two-jobs-one-aggregator: a pool of one index that both jobs' slot tables claim,
     so a collided seq's PS finds no unused index and hands back the packet's own (6.4,
-    D4), and the jobs still complete exactly. Job 21's first gradient from a0 is held
-    50 ms, so job 22's packets meet index 0 owned by job 21 and collide (through the
+    D4), and the jobs still complete exactly. Job 21's seq 1 from a0 is lost with its
+    first two resends (the seq stays open for most of a second, a loaded host's late
+    start included), so the two jobs overlap on index 0 and collide (through the
     softswitch; the bridge has no aggregator, nothing collides there)."""
-    held = {"action": "delay", "kind": "gradient", "seq": 1, "from_node": "a0",
-            "nth": 1, "delay_ns": 50_000_000}
     run = run_scenario_here(request, load("two-jobs-one-aggregator",
-                                          faults={"targeted": [held]}), fabric)
+                                          faults={"targeted": lost("a0", 1, 2)}), fabric)
     assert_host_rules_and_exact_results(run)
     remaps = [p for job in run.scenario.jobs for ps in job.pses
               for p in frames_at(run, ps) if p.flags & FLAG_ACK
