@@ -126,5 +126,8 @@ def build(code: Path, judge: list[str], env: dict[str, str], directory: Path,
                         lines.setdefault(rel, {}).setdefault(number, set()).add(test)
     line_map = LineMap({f: {n: frozenset(t) for n, t in by_line.items()}
                         for f, by_line in lines.items()}, seconds)
-    tail = (result.stdout + result.stderr).strip().splitlines()[-3:]
-    return line_map, f"exit {result.returncode}: " + " | ".join(tail)
+    output = result.stdout + result.stderr
+    (directory / "run.log").write_text(output)    # a failure's whole story
+    tail = output.strip().splitlines()[-3:]
+    return line_map, (f"exit {result.returncode}, its output in {directory / 'run.log'}: "
+                      + " | ".join(tail))
