@@ -291,6 +291,11 @@ def run(workdir: Path, sample: int | None, seed: int, report, *,
         started = time.monotonic()
         argv, env = pytest_command(workdir, stop_first=False)
         found, how = line_map.build(code, argv, env, workdir / "coverage", MUTATED)
+        if not how.startswith("exit 0"):
+            # a test that fails on the intact code would kill every mutant it judges
+            raise MutationRunError(f"the judge fails on the intact host code while the "
+                                   f"line map is made ({how}); fix that first (or run "
+                                   f"again, if that test is flaky)")
         found.save(workdir / line_map.MAP_FILE)
         facts["map_judge"] = judge_digest
         (workdir / RUN_FILE).write_text(json.dumps(facts, indent=1))
