@@ -269,6 +269,16 @@ def test_a_worker_on_a_host_with_no_worker_role_is_a_user_error(tmp_path, capsys
     assert "host 'ps' runs no worker in the scenario" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("given", [["--scenario", "s.json"], ["--host", "h0"]])
+def test_a_worker_needs_both_scenario_and_host(given, capsys):
+    """Either alone is a usage error (exit 2, saying so), not a run on half the facts."""
+    from host_stack.worker import main
+    with pytest.raises(SystemExit) as exit_:
+        main([*given, "--iface", "lo"])
+    assert exit_.value.code == 2
+    assert "--scenario and --host are required" in capsys.readouterr().err
+
+
 def test_a_t_stale_of_1_ms_is_accepted(capsys):
     """The other side of the check above: 1 ms is positive (the PS goes on, here to the
     scenario file that does not exist)."""
