@@ -29,7 +29,9 @@ from reference.wire import (
     decode,
 )
 
-from atp_fixtures.oracles.host_rules import CWND_MAX_FRAMES, assert_host_rules
+from atp_fixtures.oracles.host_rules import (
+    CWND_MAX_FRAMES, assert_host_rules, is_float_request,
+)
 from atp_fixtures.oracles.host_timing import (
     HostTimer, TimedCapture, assert_host_timing, host_stack_timer,
 )
@@ -327,7 +329,7 @@ def test_a_sum_at_the_negative_sticky_value_falls_back_to_float(request, fabric)
     run = run_scenario_here(request, Scenario.from_dict(data), fabric)
     assert_host_rules_and_exact_results(run)
     ps_host = run.scenario.jobs[0].pses[0]
-    assert any(p.flags & FLAG_ACK and p.flags & FLAG_OVERFLOW and not any(p.values)
+    assert any(p.flags & FLAG_ACK and is_float_request(p)
                for p in frames_at(run, ps_host)), "no float request left the PS"
 
 
@@ -699,9 +701,13 @@ def losses_recovery_one_more(fabric: str) -> Scenario:
     # one more: the hole resend that the parameter packets above seq 5 call for
     faults = {"targeted": lost("h1", 5, resends_to_hold(run_timeout_ns(fabric)) + 1)
               + lost("h1", 16, 3)}
-    scenario = load("parameter-loss", faults=faults)
-    data = scenario.to_dict()
-    data["jobs"][0]["tensors"] = [{"key": 9, "length": 24 * ELEMENTS, "data": None}]
+    return parameter_loss_of(24, faults)
+
+
+def parameter_loss_of(packets: int, faults: dict) -> Scenario:
+    """parameter-loss with one tensor of ``packets`` packets and ``faults``."""
+    data = load("parameter-loss", faults=faults).to_dict()
+    data["jobs"][0]["tensors"] = [{"key": 9, "length": packets * ELEMENTS, "data": None}]
     return Scenario.from_dict(data)
 
 
@@ -758,10 +764,8 @@ def test_a_straggler_leaves_no_state_at_the_ps(request, fabric):
     original = {"action": "delay", "kind": "gradient", "seq": 2, "from_node": "h0",
                 "nth": 1, "delay_ns": STRAGGLER_DELAY_NS}
     hold = resends_to_hold(run_timeout_ns("bridge"), 3 * STRAGGLER_DELAY_NS)
-    data = load("parameter-loss",
-                faults={"targeted": [original] + lost("h1", 10, hold + 1)}).to_dict()
-    data["jobs"][0]["tensors"] = [{"key": 9, "length": 16 * ELEMENTS, "data": None}]
-    run = run_scenario_here(request, Scenario.from_dict(data), "bridge")
+    scenario = parameter_loss_of(16, {"targeted": [original] + lost("h1", 10, hold + 1)})
+    run = run_scenario_here(request, scenario, "bridge")
     assert_host_rules_and_exact_results(run)
     job = run.scenario.jobs[0]
     ps_host = job.pses[0]
@@ -791,9 +795,8 @@ def test_a_worker_behind_the_others_keeps_its_seq_at_the_ps(request, fabric, beh
     marks run ahead (a switch holds their partial aggregates back)."""
     lost_answers = {"action": "drop", "kind": "parameter", "seq": 5, "to_node": behind,
                     "nth": 1, "count": 3}
-    data = load("parameter-loss", faults={"targeted": [lost_answers]}).to_dict()
-    data["jobs"][0]["tensors"] = [{"key": 9, "length": 16 * ELEMENTS, "data": None}]
-    run = run_scenario_here(request, Scenario.from_dict(data), "bridge")
+    run = run_scenario_here(request, parameter_loss_of(16, {"targeted": [lost_answers]}),
+                            "bridge")
     assert_host_rules_and_exact_results(run)
 
 
