@@ -290,8 +290,9 @@ def run(workdir: Path, sample: int | None, seed: int, report, *,
                "under coverage.py")
         started = time.monotonic()
         argv, env = pytest_command(workdir, stop_first=False)
-        found, how = line_map.build(code, argv, env, workdir / "coverage", MUTATED)
-        if not how.startswith("exit 0"):
+        found, status, how = line_map.build(code, argv, env, workdir / "coverage",
+                                            MUTATED)
+        if status != 0:
             # a test that fails on the intact code would kill every mutant it judges
             raise MutationRunError(f"the judge fails on the intact host code while the "
                                    f"line map is made ({how}); fix that first (or run "

@@ -93,10 +93,11 @@ def coverage_rc(directory: Path, code: Path) -> Path:
 
 
 def build(code: Path, judge: list[str], env: dict[str, str], directory: Path,
-          files: tuple[str, ...]) -> tuple[LineMap, str]:
+          files: tuple[str, ...]) -> tuple[LineMap, int, str]:
     """Run ``judge`` (the whole module, on the intact ``code``) with the host processes
-    under coverage.py and read which test ran which statement of ``files``; the map
-    and the run's last lines (a failing test's lines still count: it ran them)."""
+    under coverage.py and read which test ran which statement of ``files``; the map,
+    the run's exit status and its last lines (a failing test's lines still count: it
+    ran them)."""
     import coverage
     # an earlier map's per-test folders would add their tests: one since renamed or
     # removed makes every judge that names it run nothing (and a judge that runs
@@ -129,5 +130,5 @@ def build(code: Path, judge: list[str], env: dict[str, str], directory: Path,
     output = result.stdout + result.stderr
     (directory / "run.log").write_text(output)    # a failure's whole story
     tail = output.strip().splitlines()[-3:]
-    return line_map, (f"exit {result.returncode}, its output in {directory / 'run.log'}: "
-                      + " | ".join(tail))
+    return line_map, result.returncode, (f"exit {result.returncode}, its output in "
+                                         f"{directory / 'run.log'}: " + " | ".join(tail))

@@ -64,8 +64,8 @@ def test_the_map_names_the_tests_whose_processes_ran_each_statement(tmp_path):
     argv = [sys.executable, "-m", "pytest", str(tmp_path / "test_fake.py"), "-q",
             "-p", "no:cacheprovider", "-p", "tests.mutation.plugin", "--rootdir",
             str(tmp_path), "-c", os.devnull]
-    found, how = line_map.build(code, argv, env, directory, ("host_stack/fake.py",))
-    assert how.startswith("exit 0"), how
+    found, status, how = line_map.build(code, argv, env, directory, ("host_stack/fake.py",))
+    assert status == 0, how
     lines = found.lines["host_stack/fake.py"]
     worker = next(t for t in found.seconds if t.endswith("test_worker"))
     ps = next(t for t in found.seconds if t.endswith("test_ps"))
@@ -132,7 +132,7 @@ def test_a_new_map_forgets_the_tests_of_an_earlier_one(tmp_path):
     stale = tmp_path / "coverage" / "a-test-renamed-since"
     stale.mkdir(parents=True)
     (stale / "nodeid").write_text("conformance/test_host_stack.py::test_renamed_since")
-    found, _ = line_map.build(tmp_path / "code", [sys.executable, "-c", "pass"],
+    found, _, _ = line_map.build(tmp_path / "code", [sys.executable, "-c", "pass"],
                               dict(os.environ), tmp_path / "coverage", ())
     assert not stale.exists() and found.lines == {}
 
