@@ -26,7 +26,7 @@ from host_stack.roles import Multiplex, roles_from_scenario
 from host_stack.shell import HostLoop
 from reference import worker as worker_module
 from reference.scenario import Scenario
-from reference.wire import ELEMENTS, FLAG_ECN, FLAG_RESEND, decode, encode
+from reference.wire import ELEMENTS, FLAG_ECN, FLAG_OVERFLOW, FLAG_RESEND, decode, encode
 from tests.mutants import plugin as mutants
 
 TIMEOUT_US = 10_000
@@ -282,6 +282,36 @@ def test_hole_resends_around_a_later_calling_frame_are_holes():
             for f in capture.hosts["h0"] if not f.to_host]
     assert sent == [(s, False) for s in range(1, 9)] + [(5, True), (7, True)]
     assert check_host_timing(capture, host_stack_timer(TIMEOUT_US)) == []
+
+
+def with_resend_of(capture: TimedCapture, seq: int, at: int, float_mode: bool = False
+                   ) -> TimedCapture:
+    """``capture`` with the host's first transmission of ``seq`` sent again at ``at`` as a
+    resend (a float resend with ``float_mode``; its values as they were)."""
+    frames = capture.hosts["h0"]
+    packet = next(f.packet for f in frames if not f.to_host and f.packet.seq == seq)
+    packet.flags |= FLAG_RESEND | (FLAG_OVERFLOW if float_mode else 0)
+    records = [(f.time_ns, f.frame) for f in frames] + [(at, encode(packet))]
+    return TimedCapture.from_records(capture.scenario, {"h0": sorted(records)})
+
+
+@pytest.mark.parametrize("float_mode", [False, True], ids=["resend", "float-resend"])
+def test_a_resend_of_a_seq_whose_answer_the_host_read_is_caught(float_mode):
+    """7.2 / 7.4: the host sent 5..8, which the parameter packets of 1..4 let out, so it
+    had read seq 2's; a resend of seq 2 two timeouts later (an expiry in time, were it
+    one) is of an answered seq. The same resend before the host's frames show it read
+    the answer (right after the answer reached it) is not judged by this check."""
+    script = [(0, "start")] + [(1_000_000 + 100_000 * s, ("answer", s)) for s in (1, 2, 3, 4)]
+    capture = hand_capture(one_job(10, 4), script)
+    assert check_host_timing(capture, host_stack_timer(TIMEOUT_US)) == []
+    last = capture.hosts["h0"][-1].time_ns
+    found = check_host_timing(with_resend_of(capture, 2, last + 2 * TIMEOUT_US * 1000,
+                                             float_mode), host_stack_timer(TIMEOUT_US))
+    assert [v.rule for v in found] == ["7.4" if float_mode else "7.2"], found
+    assert "resend of seq 2" in found[0].what and "after its parameter packet" in found[0].what
+    unread = with_resend_of(capture, 2, 1_000_000 + 100_000 * 2 + 10_000, float_mode)
+    assert not [v for v in check_host_timing(unread, host_stack_timer(TIMEOUT_US))
+                if "after its parameter packet" in v.what]
 
 
 def test_a_burst_paused_with_nothing_heard_is_one_expiry():
