@@ -161,10 +161,12 @@ def assert_captured_host_rules(run: HostRun) -> None:
     assert_host_rules(CapturedRun.of(run))
 
 
-def frames_at(run: HostRun, host: str) -> list:
-    """Decoded ATP frames captured at ``host``'s switch port, in order."""
+def frames_at(run: HostRun, host: str, own_side: bool = False) -> list:
+    """Decoded ATP frames captured at ``host``'s switch port, in order; with
+    ``own_side``, at the interface facing the host (behind its fault relay: what
+    reached it, when it did)."""
     out = []
-    for _, frame in read_pcap(run.pcaps[host]):
+    for _, frame in read_pcap((run.host_pcaps if own_side else run.pcaps)[host]):
         try:
             out.append(decode(frame))
         except WireError:
@@ -704,10 +706,12 @@ def losses_recovery_one_more(fabric: str) -> Scenario:
     return parameter_loss_of(24, faults)
 
 
-def parameter_loss_of(packets: int, faults: dict) -> Scenario:
-    """parameter-loss with one tensor of ``packets`` packets and ``faults``."""
+def parameter_loss_of(packets: int, faults: dict, iterations: int = 1) -> Scenario:
+    """parameter-loss with one tensor of ``packets`` packets, pushed ``iterations``
+    times, and ``faults``."""
     data = load("parameter-loss", faults=faults).to_dict()
     data["jobs"][0]["tensors"] = [{"key": 9, "length": packets * ELEMENTS, "data": None}]
+    data["jobs"][0]["iterations"] = iterations
     return Scenario.from_dict(data)
 
 
@@ -782,6 +786,43 @@ def test_a_straggler_leaves_no_state_at_the_ps(request, fabric):
     stragglers = sum(e["counters"].get("stragglers", 0)
                      for e in ps_entries(run.ps_results[ps_host]))
     assert stragglers >= 1, f"{ps_host} took the delayed seq 2 for a fresh packet"
+
+
+STALE_DELAY_NS = 1_000_000_000
+
+
+def test_a_parameter_packet_of_the_last_push_is_ignored(request, fabric):
+    """7: a worker takes a parameter packet only for a seq it sent in the push at hand.
+    The job pushes its tensor (8 packets, seqs 1-8) twice; the first parameter packet of
+    seq 3 to h0 is held back 1 s (h0 recovers seq 3 through its hole resend at once), so
+    it reaches h0 during the second push of the same key (seqs 9-16, held open by h1's
+    seq 12, lost with its resends for 2 s). Same key, a seq h0 has not sent in this
+    push: it must be ignored (the spec names only the previous key's parameter packets;
+    decision: a straggler of the previous push of the same key is ignored alike, being
+    the result of no seq the worker is waiting for). Taken for one, it counts as an
+    acknowledgment: the push ends one seq early, with a seq never sent, and the resends
+    of the seqs "behind" it are unexplained."""
+    stale = {"action": "delay", "kind": "parameter", "seq": 3, "to_node": "h0", "nth": 1,
+             "delay_ns": STALE_DELAY_NS}
+    hold = lost("h1", 12, resends_to_hold(run_timeout_ns(fabric)) + 1)
+    run = run_scenario_here(request, parameter_loss_of(8, {"targeted": [stale] + hold},
+                                                       iterations=2), fabric)
+    assert_host_rules_and_exact_results(run)
+    mac = run.scenario.topology.host_mac("h0")
+    order = []                      # what h0 sent of the second push, and what reached it
+    for p in frames_at(run, "h0", own_side=True):
+        if p.flags & FLAG_ACK and not is_float_request(p):
+            order.append(("parameter", p.seq))
+        elif not p.flags & FLAG_ACK and p.eth_src == mac and p.seq > 8:
+            order.append(("sent", p.seq))
+    second_began = order.index(("sent", 9)) if ("sent", 9) in order else None
+    last_answer = order.index(("parameter", 16)) if ("parameter", 16) in order else None
+    stale_at = max((i for i, e in enumerate(order) if e == ("parameter", 3)), default=None)
+    assert None not in (second_began, stale_at, last_answer) and (
+        second_began < stale_at < last_answer), (
+        f"h0's delayed parameter packet of seq 3 did not reach it during the second push "
+        f"(h0 sent seq 9 at #{second_began}, got seq 3 last at #{stale_at}, seq 16 at "
+        f"#{last_answer} of its frames): the scenario tests nothing")
 
 
 @pytest.mark.parametrize("behind", ["h0", "h1"])     # workers 0 and 1: every mark read
@@ -864,6 +905,34 @@ def test_float_requests_at_the_window_edge(request, fabric):
     assert_host_rules_and_exact_results(run)    # the host rules by time too
     assert run.counter("float_requests") >= 2 * len(run.scenario.jobs[0].workers), (
         run.summary())
+
+
+def test_a_float_request_for_an_acknowledged_seq_is_ignored(request, fabric):
+    """7.4: a float request calls for a float resend of a seq the worker still waits
+    for. float-requests-at-the-window-edge with h0's first float request (seq 3) held
+    back 1 s: h0 gets seq 3 through the float request its next resend of seq 3 draws,
+    and the held one reaches it while the push is still open (h1's seq 6 is lost with
+    its resends for 2 s). Answered, it is a float resend nothing called for, and the
+    checks take it for an early expiry."""
+    held = {"action": "delay", "kind": "float_request", "seq": 3, "to_node": "h0",
+            "nth": 1, "delay_ns": STALE_DELAY_NS}
+    data = float_requests_at_the_window_edge().to_dict()
+    data["faults"] = {"targeted": [held] + lost("h1", 6, resends_to_hold(
+        run_timeout_ns(fabric)) + 1)}
+    run = run_scenario_here(request, Scenario.from_dict(data), fabric)
+    assert_host_rules_and_exact_results(run)
+    order = []                      # parameter packets and float requests reaching h0
+    for p in frames_at(run, "h0", own_side=True):
+        if p.flags & FLAG_ACK and p.seq in (3, 6):
+            order.append(("float request" if is_float_request(p) else "parameter", p.seq))
+    acked = order.index(("parameter", 3)) if ("parameter", 3) in order else None
+    held_at = max((i for i, e in enumerate(order) if e == ("float request", 3)),
+                  default=None)
+    done = order.index(("parameter", 6)) if ("parameter", 6) in order else None
+    assert None not in (acked, held_at, done) and acked < held_at < done, (
+        f"h0's held float request for seq 3 did not reach it between seq 3's and seq 6's "
+        f"parameter packets (what reached it of seqs 3 and 6: {order}): the scenario "
+        f"tests nothing")
 
 
 # The ECN burst of ecn_burst_then_calm is aimed at seqs (targeted congest faults), not
