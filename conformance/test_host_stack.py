@@ -29,9 +29,8 @@ from reference.wire import (
     decode,
 )
 
-from atp_fixtures.oracles.host_rules import (
-    CWND_MAX_FRAMES, assert_host_rules, is_float_request,
-)
+from atp_fixtures.oracles.host_logs import is_float_request
+from atp_fixtures.oracles.host_rules import CWND_MAX_FRAMES, assert_host_rules
 from atp_fixtures.oracles.host_timing import (
     HostTimer, TimedCapture, assert_host_timing, host_stack_timer,
 )

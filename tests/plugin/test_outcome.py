@@ -14,7 +14,7 @@ import textwrap
 from pathlib import Path
 
 from atp_fixtures.oracles.comparator import TraceMismatch, assert_matches, compare
-from atp_fixtures.oracles.host_rules import HostRuleViolation
+from atp_fixtures.oracles.host_violation import HostRuleViolation
 from atp_fixtures.running.closed_loop import assert_lockstep, run_on_target
 from atp_fixtures.running.lockstep import LockstepDivergence
 from atp_fixtures.running.outcome import HOST_RULES, Outcome
@@ -78,7 +78,7 @@ def test_a_host_rule_failure_in_any_property_module_is_filed_under_the_host_rule
     inside a property oracle's call) and one that passes: the summary files every
     failure under host_rules, with the rule, and none under the property."""
     body = textwrap.dedent("""
-        from atp_fixtures.oracles.host_rules import HostViolation, raise_violations
+        from atp_fixtures.oracles.host_violation import HostViolation, raise_violations
 
         def _property_check():
             raise_violations("host rules", [HostViolation("7.5", "w0", 5, "grew")],

@@ -112,7 +112,7 @@ def test_host_stack_tests_are_counted_under_their_property(tmp_path):
 def test_a_host_rule_failure_is_reported_under_the_host_rules(tmp_path):
     """Caught inside another property's module, a broken host rule is still the hosts'
     failure: the summary and the per-property checks file it under host_rules."""
-    source = ("from atp_fixtures.oracles.host_rules import HostRuleViolation\n"
+    source = ("from atp_fixtures.oracles.host_violation import HostRuleViolation\n"
               "def test_hosts_break_aimd(target):\n"
               "    raise HostRuleViolation('worker w0 grew its window after a mark', "
               "'7.5')\n"
