@@ -371,16 +371,22 @@ def test_isolation_and_liveness_three_jobs_lossy(request, fabric):
             assert p.bitmap == allowed[p.app_id], f"{host}: {p}"
 
 
-def test_collision_remap_and_timeout_resends_on_captured_frames(request, fabric):
+@pytest.mark.parametrize("pool_size", [9, 14], ids=["pool9", "pool14"])
+def test_collision_remap_and_timeout_resends_on_captured_frames(request, fabric,
+                                                                pool_size):
     """collisions-small-pool without random faults: h0 works for jobs 10 and 12, whose
-    slot tables share aggregators 6 and 3 of the pool of 9, and sends both opening
-    windows at once, so through the softswitch one of them collides and its workers
-    remap. The parameter packet of job 11's last seq is dropped on its way to h3, so h3
-    has no later parameter packet to reveal a hole and must resend on its timer. The
-    captured frames are judged on both rules (7.3, 7.2) with the others."""
+    slot tables share aggregators (6 and 3 of the pool of 9; 10 and 3 of a pool of 14)
+    and sends both opening windows at once, so through the softswitch one of them
+    collides and its workers remap. The parameter packet of job 11's last seq is dropped
+    on its way to h3, so h3 has no later parameter packet to reveal a hole and must
+    resend on its timer. The captured frames are judged on both rules (7.3, 7.2) with
+    the others, and the PS's fresh index (6.4): in the pool of 9 the first unused
+    indexes are 0, 2, 4, so a PS whose walk of the pool skips every other index hands
+    out the same first three; in the pool of 14, index 0 is a slot and 1 is free."""
     faults = {"targeted": [{"action": "drop", "kind": "parameter", "app_id": 11,
                             "seq": 15, "to_node": "h3", "nth": 1}]}
-    run = run_scenario_here(request, load("collisions-small-pool", faults=faults), fabric)
+    scenario = load("collisions-small-pool", faults=faults, pool_size=pool_size)
+    run = run_scenario_here(request, scenario, fabric)
     assert_host_rules_and_exact_results(run)
     assert run.counter("timeout_resends") > 0, "h3 never resent on its timer"
     if fabric == "softswitch":
