@@ -75,9 +75,11 @@ p4testgen-ptf: $(VENV)/.installed
 # mutation testing of the host code (cosmic-ray), judged by conformance/test_host_stack.py
 # on the softswitch (needs root): every mutant, hours; SAMPLE=n SEED=s for a sample,
 # SHARD=i/n a part per machine, RESUME=1 to go on with the run in reports/host-mutation
-# (REJUDGE=1 also judges its undeclared survivors again). Report: reports/host-mutation/report.json; see docs/host-mutation.md
+# (REJUDGE=1 also judges its undeclared survivors again), LEDGER=tests/mutation/ledger.json
+# to take the verdicts recorded there and record the run's (a run across machines and
+# sessions). Report: reports/host-mutation/report.json; see docs/host-mutation.md
 host-mutation: $(VENV)/.installed
-	$(PY) -m tests.mutation.host_mutation $(if $(SAMPLE),--sample $(SAMPLE) --seed $(or $(SEED),0)) $(if $(SHARD),--shard $(SHARD)) $(if $(RESUME),--resume) $(if $(REJUDGE),--rejudge)
+	$(PY) -m tests.mutation.host_mutation $(if $(SAMPLE),--sample $(SAMPLE) --seed $(or $(SEED),0)) $(if $(SHARD),--shard $(SHARD)) $(if $(RESUME),--resume) $(if $(REJUDGE),--rejudge) $(if $(LEDGER),--ledger $(LEDGER))
 
 # ATP training over veths and network namespaces (needs root); see host_stack/demo.py
 demo: $(VENV)/.installed

@@ -7,6 +7,8 @@ cosmic-ray, judged by the host-stack conformance module on the softswitch.
     python -m tests.mutation.host_mutation --resume             # go on where it stopped
     python -m tests.mutation.host_mutation --resume --rejudge   # ... judging again the
                                                   # survivors not declared (killed since?)
+    python -m tests.mutation.host_mutation --ledger tests/mutation/ledger.json
+                                   # the verdicts recorded there taken, this run's added
 
 What is mutated: the code our host processes run, ``host_stack/{shell,roles,worker,ps}.py``
 and the reference worker and PS they drive (``reference/worker.py``, ``reference/ps.py``).
@@ -33,7 +35,8 @@ operators, loops, break/continue, exceptions, decorators).
 Where: this module runs the run (copy, selection, intact check, line map, report);
 mutant names and the reviewed declarations are ``tests/mutation/names.py``; what is read
 from and written into cosmic-ray's session ``tests/mutation/session_db.py``; the judge of
-one mutant ``tests/mutation/judge.py``.
+one mutant ``tests/mutation/judge.py``; the verdicts kept in the repository, so a run
+goes on across machines and sessions, ``tests/mutation/ledger.py``.
 
 Survivors: each is killed by a check or scenario, or declared equivalent (the mutant
 cannot change what a host sends or when) in ``tests/mutation/equivalent.yaml`` with the
@@ -54,6 +57,7 @@ import subprocess
 import sys
 import threading
 import time
+from datetime import datetime, timezone
 from pathlib import Path
 
 import yaml
@@ -61,6 +65,7 @@ from cosmic_ray.work_db import WorkDB, use_db
 from cosmic_ray.work_item import WorkerOutcome, WorkResult
 
 from atp_fixtures.mutation.shard import parse_shard, shard_of
+from tests.mutation import ledger as verdict_ledger
 from tests.mutation import line_map
 from tests.mutation.judge import JUDGE, JUDGE_PID, pytest_command
 from tests.mutation.names import EQUIVALENT, declared, mutant_key
@@ -250,7 +255,7 @@ def stop_judge(workdir: Path) -> None:
 def run(workdir: Path, sample: int | None, seed: int, report, *,
         check_intact: bool = True, only: set[str] | None = None,
         shard: tuple[int, int] | None = None, use_line_map: bool = True,
-        resume: bool = False, again: bool = False) -> int:
+        resume: bool = False, again: bool = False, ledger: Path | None = None) -> int:
     cosmic_ray = shutil.which("cosmic-ray", path=str(Path(sys.executable).parent))
     if cosmic_ray is None:
         raise MutationRunError("cosmic-ray is not installed in this environment "
@@ -268,6 +273,11 @@ def run(workdir: Path, sample: int | None, seed: int, report, *,
             report(f"judged again: {name}")
     code, config, session = workdir / "code", workdir / "cosmic-ray.toml", \
         workdir / "session.sqlite"
+    if ledger is not None:
+        took = verdict_ledger.take(ledger, workdir, MUTATED, survivors=not again)
+        if took:
+            report(f"{took} verdict(s) taken from {ledger} (their modules unchanged since "
+                   f"they were judged)")
     if facts["sample"] is None and not facts.get("only"):   # a sample drew none of them
         settled = settle_declared(code, session, declared())
         if settled:
@@ -321,6 +331,10 @@ def run(workdir: Path, sample: int | None, seed: int, report, *,
         stop_judge(workdir)
         facts["mutants_s"] = round(facts["mutants_s"] + time.monotonic() - started, 1)
         (workdir / RUN_FILE).write_text(json.dumps(facts, indent=1))
+        if ledger is not None:
+            today = datetime.now(timezone.utc).date().isoformat()
+            kept = verdict_ledger.record(ledger, workdir, MUTATED, today)
+            report(f"{ledger}: {kept} verdict(s) recorded")
     return write_report(workdir, report, **facts, load_at_start=round(load[0], 1),
                         intact_judge_s=None if intact_s is None else round(intact_s, 1))
 
@@ -372,6 +386,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-line-map", action="store_true",
                         help="judge every mutant by the whole module (no coverage run "
                         "first; CI's gate of a few mutants known killed)")
+    parser.add_argument("--ledger", type=Path, default=None, metavar="FILE",
+                        help="take the verdicts FILE records for mutants of unchanged "
+                        "modules instead of judging them, and record this run's there "
+                        "when it ends or is stopped (tests/mutation/ledger.json: a whole "
+                        "run carried across machines and sessions)")
     parser.add_argument("--report", action="store_true",
                         help="only summarize the session already in --workdir (a run "
                         "that was interrupted keeps what it judged)")
@@ -399,8 +418,8 @@ def main(argv: list[str] | None = None) -> int:
                    lambda line: print(line, flush=True),
                    check_intact=not args.no_intact_check, only=only, shard=args.shard,
                    use_line_map=not args.no_line_map, resume=args.resume,
-                   again=args.rejudge)
-    except MutationRunError as exc:
+                   again=args.rejudge, ledger=args.ledger)
+    except (MutationRunError, verdict_ledger.LedgerError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
 

@@ -83,13 +83,13 @@ def results(code: Path, session: Path) -> list[dict]:
                         "outcome": "killed" if killed else "survived",
                         "unrun": not killed and (result.output or "").startswith(UNRUN),
                         "unjudged": (result.output or "").startswith(UNJUDGED),
-                        "judge_s": _judge_seconds(result.output or ""),
+                        "judge_s": judge_seconds(result.output or ""),
                         "test_outcome": str(result.test_outcome),
                         "diff": result.diff})
     return out
 
 
-def _judge_seconds(output: str) -> float | None:
+def judge_seconds(output: str) -> float | None:
     """The judge's own time, from pytest's last line ("... in 62.46s"); None if it did
     not end so (timed out, unrun)."""
     found = re.findall(r" in ([0-9.]+)s", output[-300:])

@@ -119,17 +119,23 @@ def test_mutant_names_survive_code_added_above(session, tmp_path):
         path.write_text(original)
 
 
-def _resumable(session, tmp_path, **facts) -> Path:
-    """A copy of the session's workdir as a run that judged one mutant of
-    host_stack/ps.py and one of host_stack/shell.py, then stopped."""
-    from cosmic_ray.work_db import WorkDB, use_db
-    from cosmic_ray.work_item import TestOutcome, WorkerOutcome, WorkResult
-    workdir = tmp_path / "run"
+def _copy_of(session, workdir: Path) -> Path:
+    """A copy of the session's workdir at ``workdir``, nothing judged (the operators not
+    kept skipped)."""
     shutil.copytree(session[0], workdir)
     with sqlite3.connect(workdir / "session.sqlite") as db:    # the copy's own paths
         db.execute("UPDATE mutation_specs SET module_path = replace(module_path, ?, ?)",
                    (str(session[0]), str(workdir)))
     host_mutation.select(workdir / "code", workdir / "session.sqlite", None, seed=0)
+    return workdir
+
+
+def _resumable(session, tmp_path, **facts) -> Path:
+    """A copy of the session's workdir as a run that judged one mutant of
+    host_stack/ps.py and one of host_stack/shell.py, then stopped."""
+    from cosmic_ray.work_db import WorkDB, use_db
+    from cosmic_ray.work_item import TestOutcome, WorkerOutcome, WorkResult
+    workdir = _copy_of(session, tmp_path / "run")
     facts = {"seed": 0, "sample": None, "shard": None, "only": False,
              "line_map": True, "mutants_s": 0.0, **facts}
     (workdir / host_mutation.RUN_FILE).write_text(json.dumps(facts))
@@ -237,6 +243,59 @@ def test_a_judge_that_ran_no_test_is_no_verdict(session, tmp_path):
     assert name not in [r["mutant"] for r in session_db.results(code, db)]
     assert session_db.drop_void_verdicts(db) == 1
     assert _pending(code, db) == before
+
+
+def test_a_ledger_carries_verdicts_to_a_run_without_the_workdir(session, tmp_path):
+    """A run records its verdicts in the ledger; a run begun elsewhere (none of the
+    first one's files) takes those of unchanged modules as they were judged (outcome,
+    judge time), and recording them again changes nothing, their date included. A
+    survivor is not taken by a run judging its survivors again; a module changed since
+    has none of its verdicts taken, and recording drops them."""
+    from cosmic_ray.work_db import WorkDB, use_db
+    from cosmic_ray.work_item import TestOutcome, WorkerOutcome, WorkResult
+    from tests.mutation import ledger as verdict_ledger
+    modules = host_mutation.MUTATED
+    first = _resumable(session, tmp_path)
+    with use_db(str(first / "session.sqlite"), WorkDB.Mode.open) as db:
+        shell = next(i for i, r in db.completed_work_items
+                     if Path(i.mutations[0].module_path).match("host_stack/shell.py")
+                     and r.test_outcome == TestOutcome.SURVIVED)
+        db.set_result(shell.job_id, WorkResult(
+            worker_outcome=WorkerOutcome.NORMAL, test_outcome=TestOutcome.KILLED,
+            output="judged by 1 test(s) running host_stack/shell.py:9\n1 failed in 3.25s\n",
+            diff=""))
+    judged = {r["mutant"]: (r["outcome"], r["judge_s"])
+              for r in session_db.results(first / "code", first / "session.sqlite")}
+    ledger = tmp_path / "ledger.json"
+    assert verdict_ledger.record(ledger, first, modules, "2026-11-29") == 2
+    second = _copy_of(session, tmp_path / "second")
+    before = _pending(second / "code", second / "session.sqlite")
+    assert verdict_ledger.take(ledger, second, modules) == 2
+    assert {r["mutant"]: (r["outcome"], r["judge_s"]) for r in session_db.results(
+        second / "code", second / "session.sqlite")} == judged
+    assert len(_pending(second / "code", second / "session.sqlite")) == len(before) - 2
+    again = tmp_path / "again.json"
+    shutil.copy(ledger, again)
+    verdict_ledger.record(again, second, modules, "2030-01-01")
+    assert json.loads(again.read_text()) == json.loads(ledger.read_text())
+    third = _copy_of(session, tmp_path / "third")
+    assert verdict_ledger.take(ledger, third, modules, survivors=False) == 1
+    fourth = _copy_of(session, tmp_path / "fourth")
+    ps_code = fourth / "pristine" / "host_stack" / "ps.py"
+    ps_code.write_text(ps_code.read_text() + "\n")
+    assert verdict_ledger.take(ledger, fourth, modules) == 1
+    verdict_ledger.record(ledger, fourth, modules, "2026-11-30")
+    recorded = json.loads(ledger.read_text())
+    assert [v["module"] for v in recorded["verdicts"]] == ["host_stack/shell.py"]
+    assert list(recorded["modules"]) == ["host_stack/shell.py"]
+
+
+def test_a_file_that_is_no_ledger_is_named(session, tmp_path):
+    from tests.mutation import ledger as verdict_ledger
+    bad = tmp_path / "ledger.json"
+    bad.write_text("[]")
+    with pytest.raises(verdict_ledger.LedgerError, match="not a host mutation ledger"):
+        verdict_ledger.take(bad, session[0], host_mutation.MUTATED)
 
 
 def test_a_resumed_sample_refuses_a_changed_module(session, tmp_path):
