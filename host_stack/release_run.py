@@ -176,9 +176,7 @@ def run_release(binaries: ReleaseBinaries, workdir: Path, *, workers: int = 1, l
     # killed with the run (they busy-poll and the PS never exits on its own), niced,
     # line-buffered (their logs survive SIGTERM)
     niced = [*_DIES_WITH_US, "nice", "-n", str(NICE), "stdbuf", "-oL"]
-    with Testbed(hosts, bridge=fabric == "bridge", tag="atprel") as bed:
-        for host in hosts:
-            bed.run(host, ["sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1"])
+    with Testbed(hosts, bridge=fabric == "bridge", tag="atprel") as bed:   # IPv6 off
         switches = []
         if fabric == "softswitch":
             from host_stack.switch import start_softswitches  # only when asked for
