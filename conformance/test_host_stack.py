@@ -917,8 +917,8 @@ def test_a_float_request_for_an_acknowledged_seq_is_ignored(request, fabric):
     for. float-requests-at-the-window-edge with h0's first float request (seq 3) held
     back 1 s: h0 gets seq 3 through the float request its next resend of seq 3 draws,
     and the held one reaches it while the push is still open (h1's seq 6 is lost with
-    its resends for 2 s). Answered, it is a float resend nothing called for, and the
-    checks take it for an early expiry."""
+    its resends for 2 s). Answered, it is a resend of a seq whose parameter packet the
+    host had read (the timed checks' "resend of an answered seq", 7.4)."""
     held = {"action": "delay", "kind": "float_request", "seq": 3, "to_node": "h0",
             "nth": 1, "delay_ns": STALE_DELAY_NS}
     data = float_requests_at_the_window_edge().to_dict()
