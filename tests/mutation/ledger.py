@@ -45,6 +45,12 @@ def _spec(workdir: Path, mutation) -> tuple[str, str, int]:
     return rel, mutation.operator_name, mutation.occurrence
 
 
+def _of_unchanged(ledger: dict, digests: dict[str, str]) -> dict[tuple, dict]:
+    """The ledger's verdicts of modules whose content is ``digests``', by mutant."""
+    return {(v["module"], v["operator"], v["occurrence"]): v for v in ledger["verdicts"]
+            if ledger["modules"].get(v["module"]) == digests.get(v["module"])}
+
+
 def _load(path: Path) -> dict:
     if not path.is_file():
         return {"modules": {}, "verdicts": []}
@@ -63,11 +69,8 @@ def _load(path: Path) -> dict:
 def take(path: Path, workdir: Path, modules, survivors: bool = True) -> int:
     """Record in the run's session the ledger's verdicts of its pending mutants whose
     module is unchanged (``survivors``: those that survived too). How many."""
-    ledger = _load(path)
-    digests = module_digests(workdir, modules)
-    known = {(v["module"], v["operator"], v["occurrence"]): v for v in ledger["verdicts"]
-             if ledger["modules"].get(v["module"]) == digests.get(v["module"])
-             and (survivors or v["outcome"] == "killed")}
+    known = {k: v for k, v in _of_unchanged(_load(path), module_digests(workdir, modules))
+             .items() if survivors or v["outcome"] == "killed"}
     code = workdir / "code"
     taken = 0
     with use_db(str(workdir / "session.sqlite"), WorkDB.Mode.open) as db:
@@ -91,10 +94,8 @@ def record(path: Path, workdir: Path, modules, today: str) -> int:
     """Write the run's verdicts into the ledger at ``path`` (atomically), keeping its
     verdicts of mutants this run has none of whose module is unchanged; ``today`` dates
     the verdicts this run judged. How many verdicts the ledger holds."""
-    ledger = _load(path)
     digests = module_digests(workdir, modules)
-    kept = {(v["module"], v["operator"], v["occurrence"]): v for v in ledger["verdicts"]
-            if ledger["modules"].get(v["module"]) == digests.get(v["module"])}
+    kept = _of_unchanged(_load(path), digests)
     code = workdir / "code"
     with use_db(str(workdir / "session.sqlite"), WorkDB.Mode.open) as db:
         for item, result in db.completed_work_items:
@@ -106,8 +107,8 @@ def record(path: Path, workdir: Path, modules, today: str) -> int:
             lines = output.splitlines()
             taken = re.match(rf"{TAKEN}: judged on (\S+)", lines[-1]) if lines else None
             judged = taken.group(1) if taken else today
-            rel, operator, occurrence = _spec(workdir, mutation)
-            kept[(rel, operator, occurrence)] = {
+            spec = rel, operator, occurrence = _spec(workdir, mutation)
+            kept[spec] = {
                 "module": rel, "operator": operator, "occurrence": occurrence,
                 "mutant": mutant_key(code, mutation),
                 "outcome": ("survived" if result.test_outcome == TestOutcome.SURVIVED
