@@ -10,8 +10,8 @@ Left to its defaults, ``make test`` would overwrite the summary of the user's la
 environment, which xdist workers and the suites they start inherit; the controller sets
 them at configure time, before anything is written, and removes the folder at the end.
 
-And ``make test`` must leave nothing running: the session fails naming any process,
-veth or namespace of its own that outlived it (``atp_fixtures.running.leftover_check``).
+That ``make test`` leaves nothing running is the plugin's too: it loads
+``atp_fixtures.running.leftover_check`` in every session.
 """
 
 from __future__ import annotations
@@ -28,8 +28,6 @@ _SAVED = pytest.StashKey[tuple[Path, dict]]()
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    if not config.pluginmanager.has_plugin("atp_fixtures.running.leftover_check"):
-        config.pluginmanager.import_plugin("atp_fixtures.running.leftover_check")
     if hasattr(config, "workerinput"):      # an xdist worker: the controller's are inherited
         return
     folder = Path(tempfile.mkdtemp(prefix="atp-test-suite-outputs-"))
